@@ -1,0 +1,241 @@
+"""What every rules engine shares: actions, events, typed errors, and the match log.
+
+An engine is a `GameState` subclass. Input reaches it only as an `Action` (a verb, maybe a player,
+maybe arguments); it answers with `Event`s (announcements, each for everyone or for one player
+only) or raises an `IllegalAction`, and then its state is exactly what it was before. A `Match`
+keeps the append-only action log: undo and resume are a replay of that log from the settings.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class IllegalAction(ValueError):
+    """The rules do not allow this action now. The message says why, in a player's words."""
+
+
+class UnknownCommand(IllegalAction):
+    """The input is not a command of this game."""
+
+
+class NotYourTurn(IllegalAction):
+    """A player acted out of turn."""
+
+
+class GameIsOver(IllegalAction):
+    """The game has ended; nothing more can be played."""
+
+
+class SetupError(ValueError):
+    """Settings a game cannot start with (player count, names, deck)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move: a verb, the player who makes it (if any) and its arguments.
+
+    `str(action)` is its stable id and also the typed command that produces it.
+    """
+
+    verb: str
+    player: str | None = None
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *([self.player] if self.player else []), *self.args])
+
+
+@dataclass(frozen=True)
+class Event:
+    """An announcement. `to` is None for the shared channel, else the one player it is for."""
+
+    text: str
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal action with a short spoken label.
+
+    With `free_text`, the last argument of `action` is a placeholder such as "<term>" that the
+    player fills in (a term, a clue).
+    """
+
+    action: Action
+    label: str
+    free_text: bool = False
+
+
+@dataclass(frozen=True)
+class Verb:
+    """The shape of a command: whether it names a player, and its parameters.
+
+    A last parameter whose name ends in "..." takes the rest of the line (a term, a clue).
+    """
+
+    name: str
+    takes_player: bool
+    params: tuple[str, ...] = ()
+    help: str = ""
+
+    @property
+    def usage(self) -> str:
+        parts = [self.name, *(["NAME"] if self.takes_player else []), *(p.upper() for p in self.params)]
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winners (empty when everyone lost) and a sentence."""
+
+    winners: tuple[str, ...]
+    text: str
+
+
+PLAYER_NAME = re.compile(r"^[^\W\d_][\w'-]{0,19}$")
+
+
+def check_player_names(names: Sequence[str], least: int, most: int) -> tuple[str, ...]:
+    """Seat order as given; names are single words, unique regardless of case."""
+    if not least <= len(names) <= most:
+        raise SetupError(f"This game needs {least} to {most} players, not {len(names)}.")
+    seen: set[str] = set()
+    for name in names:
+        if not PLAYER_NAME.match(name):
+            raise SetupError(
+                f"'{name}' cannot be a player name: use one word of letters (up to 20), "
+                "starting with a letter."
+            )
+        if name.casefold() in seen:
+            raise SetupError(f"Two players are called '{name}': give each player a different name.")
+        seen.add(name.casefold())
+    return tuple(names)
+
+
+def find_player(name: str, players: Iterable[str]) -> str:
+    """The seated player called `name` (any case), or IllegalAction."""
+    for player in players:
+        if player.casefold() == name.casefold():
+            return player
+    raise IllegalAction(f"There is no player called '{name}'. Players: {', '.join(players)}.")
+
+
+def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str]) -> Action:
+    """Turn a typed or spoken command into an Action of this game (checked for shape only)."""
+    words = line.split()
+    if not words:
+        raise UnknownCommand("Say or type a command; 'help' lists them.")
+    verb = verbs.get(words[0].casefold())
+    if verb is None:
+        raise UnknownCommand(f"'{words[0]}' is not a command here; 'help' lists them.")
+    rest = words[1:]
+    player = None
+    if verb.takes_player:
+        if not rest:
+            raise IllegalAction(f"Say whose move it is: {verb.usage}.")
+        player = find_player(rest.pop(0), players)
+    args: list[str] = []
+    for index, param in enumerate(verb.params):
+        if param.endswith("..."):
+            if not rest:
+                raise IllegalAction(f"Something is missing: {verb.usage}.")
+            args.append(" ".join(rest))
+            rest = []
+            break
+        if not rest:
+            raise IllegalAction(f"Something is missing: {verb.usage}.")
+        args.append(rest.pop(0))
+    if rest:
+        raise IllegalAction(f"Too many words after '{verb.name}': {verb.usage}.")
+    return Action(verb.name, player, tuple(args))
+
+
+class GameState(ABC):
+    """A game in progress. Subclasses implement the rules; `apply` guarantees atomicity."""
+
+    game: ClassVar[str]
+    verbs: ClassVar[dict[str, Verb]]
+    #: attributes shared, not copied, when a move is tried (collaborators such as a term checker)
+    not_copied: ClassVar[tuple[str, ...]] = ()
+
+    players: tuple[str, ...]
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return its announcements; an illegal one changes nothing."""
+        if self.is_over():
+            raise GameIsOver("The game is over; start a new one with 'storyhost play'.")
+        memo: dict[int, Any] = {id(getattr(self, name)): getattr(self, name) for name in self.not_copied}
+        before = copy.deepcopy(self.__dict__, memo)
+        try:
+            return self._apply(action)
+        except IllegalAction:
+            self.__dict__ = before
+            raise
+
+    def parse(self, line: str) -> Action:
+        return parse_action(line, self.verbs, self.players)
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Check and perform `action`; raise IllegalAction (partial changes are rolled back)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Choice]:
+        """Every action the rules allow now (none once the game is over)."""
+
+    @abstractmethod
+    def waiting_for(self) -> tuple[str, ...]:
+        """The players whose input the game is waiting for (empty when the game is over)."""
+
+    @abstractmethod
+    def status(self) -> str:
+        """One or two sentences: where the game stands and what happens next. No secrets."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, int]:
+        """Points so far, by player, in seat order."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """Who won, once the game is over; None before."""
+
+    @abstractmethod
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What `player` may know now (None: what everyone may know). JSON-serialisable."""
+
+
+@dataclass
+class Match:
+    """A game with its append-only action log. `make` builds the initial state from settings."""
+
+    make: Callable[[], GameState]
+    log: list[Action] = field(default_factory=list)
+    state: GameState = field(init=False)
+
+    def __post_init__(self) -> None:
+        actions, self.log = self.log, []
+        self.state = self.make()
+        for action in actions:
+            self.apply(action)
+
+    def apply(self, action: Action) -> list[Event]:
+        events = self.state.apply(action)
+        self.log.append(action)
+        return events
+
+    def undo(self) -> Action:
+        """Take back the last action by replaying all the ones before it."""
+        if not self.log:
+            raise IllegalAction("There is nothing to undo.")
+        last = self.log[-1]
+        replayed = Match(self.make, self.log[:-1])
+        self.state, self.log = replayed.state, replayed.log
+        return last

@@ -1,0 +1,1 @@
+"""Where speech and language models live."""

@@ -1,0 +1,1 @@
+"""Language: term rules, sameness and ticking over text."""
