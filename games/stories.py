@@ -1,0 +1,487 @@
+"""Stories!: the storyteller continues a card's opening sentence for a minute; the other players
+score for the terms they secretly wrote down and heard in the story.
+
+Rules: /work/shared/rules/stories.txt, decided where open by RULINGS.md ("Stories!"). Whether a
+term may be written and whether two terms are the same is language work, left to a `TermRules`.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from games.base import (
+    Action,
+    Choice,
+    Event,
+    GameState,
+    IllegalAction,
+    NotYourTurn,
+    Outcome,
+    SetupError,
+    UnknownCommand,
+    Verb,
+    check_player_names,
+    find_player,
+)
+from games.decks import OpeningCard
+
+TERMS_PER_PLAYER = 5
+#: what each question of a story costs: the first 1 point, the second 2 more
+QUESTION_COSTS = (1, 2)
+SHARED_TERM_POINTS = 2
+UNIQUE_TERM_POINTS = 4
+SIDES = ("normal", "quirky")
+
+CHOOSE, TERMS, NARRATION, REVIEW, OVER = "choose", "terms", "narration", "review", "over"
+
+
+class TermRules(Protocol):
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
+        """None when `term` may be written by a player who already wrote `written` under this
+        card sentence; else one sentence saying why not."""
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two written terms count as the same term (inflections, compound spellings)."""
+
+
+@dataclass
+class WrittenTerm:
+    text: str
+    ticked: bool = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WrittenTerm:
+        return WrittenTerm(self.text, self.ticked)  # apply() copies the state on every move: keep it cheap
+
+
+def join_names(names: Sequence[str]) -> str:
+    """'Sabine', 'Sabine and Melanie', 'Nina, Sabine and Melanie'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def story_points(
+    sheets: Mapping[str, Sequence[WrittenTerm]],
+    questions: Mapping[str, int],
+    same: Callable[[str, str], bool],
+) -> dict[str, int]:
+    """Each writer's points for one story, before the floor at 0 of the running score.
+
+    A ticked term scores 2 when another writer wrote the same term (ticked or not), else 4.
+    """
+    points = {}
+    for player, sheet in sheets.items():
+        others = [term.text for other, terms in sheets.items() if other != player for term in terms]
+        earned = sum(
+            SHARED_TERM_POINTS if any(same(term.text, text) for text in others) else UNIQUE_TERM_POINTS
+            for term in sheet
+            if term.ticked
+        )
+        points[player] = earned - sum(QUESTION_COSTS[: questions[player]])
+    return points
+
+
+def point_count(count: int) -> str:
+    return f"{count} point{'' if count == 1 else 's'}"
+
+
+def ordinal(count: int) -> str:
+    return ("first", "second")[count - 1]
+
+
+class StoriesState(GameState):
+    game = "stories"
+    not_copied = ("term_rules",)
+    verbs = {
+        "side": Verb("side", True, ("side",), "The storyteller picks the normal or the quirky opening sentence."),
+        "term": Verb("term", True, ("term...",), "Write one of your 5 terms, secretly."),
+        "erase": Verb("erase", True, ("term...",), "Erase one of your terms before the story starts."),
+        "start": Verb("start", False, (), "Start the story and the timer once everyone has written 5 terms."),
+        "tick": Verb("tick", True, ("term...",), "Tick one of your terms that the storyteller said."),
+        "untick": Verb("untick", True, ("term...",), "Take back a tick."),
+        "question": Verb(
+            "question", True, (), "Interrupt the story with a question: the first costs 1 point, the second 2 more."
+        ),
+        "timeup": Verb("timeup", False, (), "The timer has run out."),
+        "confirm": Verb("confirm", False, (), "Accept the ticks and score the story."),
+    }
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        cards: Sequence[OpeningCard],
+        seed: int,
+        term_rules: TermRules,
+        timer_seconds: int = 60,
+    ) -> None:
+        self.players = check_player_names(players, 3, 10)
+        self.story_count = len(self.players) * (2 if len(self.players) <= 5 else 1)
+        if len(cards) < self.story_count:
+            raise SetupError(
+                f"{len(self.players)} players tell {self.story_count} stories, so the deck needs at least "
+                f"{self.story_count} cards, not {len(cards)}."
+            )
+        if timer_seconds < 1:
+            raise SetupError("The timer must run for at least one second.")
+        self.term_rules = term_rules
+        self.timer_seconds = timer_seconds
+        # The shuffle is the only randomness: the same seed deals the same deck. Cards are kept as
+        # (normal, quirky) pairs because apply() copies the state on every move.
+        shuffled = list(cards)
+        random.Random(seed).shuffle(shuffled)
+        self.deck = tuple((card.normal, card.quirky) for card in shuffled)
+        self.totals = {player: 0 for player in self.players}
+        self.last_story_points: dict[str, int] | None = None
+        self.story = 0
+        self._begin_story()
+
+    # --- where the game stands ---------------------------------------------------------------
+
+    @property
+    def storyteller(self) -> str:
+        return self.players[self.story % len(self.players)]
+
+    @property
+    def card(self) -> OpeningCard:
+        return OpeningCard(*self.deck[self.story])
+
+    @property
+    def sentence(self) -> str | None:
+        return None if self.side is None else getattr(self.card, self.side)
+
+    @property
+    def round(self) -> int:
+        return self.story // len(self.players) + 1
+
+    @property
+    def writers(self) -> tuple[str, ...]:
+        """Everyone but the storyteller, in seat order."""
+        return tuple(player for player in self.players if player != self.storyteller)
+
+    def _missing_terms(self) -> tuple[str, ...]:
+        return tuple(player for player in self.writers if len(self.sheets[player]) < TERMS_PER_PLAYER)
+
+    def _ticks(self, player: str) -> int:
+        return sum(term.ticked for term in self.sheets[player])
+
+    def _begin_story(self) -> None:
+        self.phase = CHOOSE
+        self.side: str | None = None
+        self.sheets: dict[str, list[WrittenTerm]] = {player: [] for player in self.writers}
+        self.questions = {player: 0 for player in self.writers}
+
+    def _story_intro(self) -> Event:
+        return Event(
+            f"Round {self.round}, story {self.story + 1} of {self.story_count}: {self.storyteller} is the "
+            f"storyteller and draws a card. Normal side: '{self.card.normal}' Quirky side: "
+            f"'{self.card.quirky}' {self.storyteller}, choose a side: normal or quirky."
+        )
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> list[Event]:
+        verb = self.verbs.get(action.verb)
+        if verb is None:
+            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
+        if len(action.args) != len(verb.params) or verb.takes_player != (action.player is not None):
+            raise IllegalAction(f"Say it like this: {verb.usage}.")
+        handler = getattr(self, f"_do_{verb.name}")
+        if verb.takes_player:
+            return handler(find_player(action.player, self.players), *action.args)
+        return handler(*action.args)
+
+    def _expect_writer(self, player: str, reason: str) -> None:
+        if player == self.storyteller:
+            raise NotYourTurn(f"{player} is the storyteller and {reason}.")
+
+    def _do_side(self, player: str, side: str) -> list[Event]:
+        if self.phase != CHOOSE:
+            raise IllegalAction("The side of this story's card has already been chosen.")
+        if player != self.storyteller:
+            raise NotYourTurn(f"Only the storyteller, {self.storyteller}, chooses the side of the card.")
+        if side.casefold() not in SIDES:
+            raise IllegalAction(f"Choose the normal or the quirky side, not '{side}'.")
+        self.side = side.casefold()
+        self.phase = TERMS
+        return [
+            Event(
+                f"{player} chooses the {self.side} side: '{self.sentence}' "
+                f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story."
+            )
+        ]
+
+    def _expect_writing(self, player: str) -> None:
+        if self.phase == CHOOSE:
+            raise IllegalAction(f"Wait until {self.storyteller} has chosen a side of the card.")
+        if self.phase != TERMS:
+            raise IllegalAction("The story has started: terms can no longer be written or erased.")
+        self._expect_writer(player, "writes no terms; each other player writes 5")
+
+    def _do_term(self, player: str, text: str) -> list[Event]:
+        self._expect_writing(player)
+        sheet = self.sheets[player]
+        if len(sheet) == TERMS_PER_PLAYER:
+            raise IllegalAction(
+                f"{player} has already written {TERMS_PER_PLAYER} terms; erase one first to write another."
+            )
+        term = " ".join(text.split())
+        if not term:
+            raise IllegalAction(f"Say the term to write after 'term {player}'.")
+        refusal = self.term_rules.refusal(term, self.sentence, [written.text for written in sheet])
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        sheet.append(WrittenTerm(term))
+        events = [
+            Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
+            Event(f"{player} has written {len(sheet)} of {TERMS_PER_PLAYER} terms."),
+        ]
+        if not self._missing_terms():
+            events.append(
+                Event(
+                    f"Everyone has written {TERMS_PER_PLAYER} terms. {self.storyteller}, read the sentence "
+                    f"again, '{self.sentence}', then say start."
+                )
+            )
+        return events
+
+    def _find_term(self, player: str, text: str, ticked: bool | None = None) -> WrittenTerm:
+        """The first of `player`'s terms that is the same as `text` (and ticked as asked)."""
+        matches = [term for term in self.sheets[player] if self.term_rules.same(term.text, text)]
+        if not matches:
+            raise IllegalAction(f"{player} has not written '{text}'; name one of {player}'s own terms.")
+        for term in matches:
+            if ticked is None or term.ticked == ticked:
+                return term
+        state = "already ticked" if ticked is False else "not ticked"
+        raise IllegalAction(f"{player}'s term '{matches[0].text}' is {state}.")
+
+    def _do_erase(self, player: str, text: str) -> list[Event]:
+        self._expect_writing(player)
+        sheet = self.sheets[player]
+        term = self._find_term(player, text)
+        sheet.remove(term)
+        return [
+            Event(f"You erased '{term.text}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
+            Event(f"{player} erased a term and has written {len(sheet)} of {TERMS_PER_PLAYER} terms."),
+        ]
+
+    def _do_start(self) -> list[Event]:
+        if self.phase == CHOOSE:
+            raise IllegalAction(f"{self.storyteller} must choose a side of the card first.")
+        if self.phase != TERMS:
+            raise IllegalAction("The story has already started.")
+        missing = self._missing_terms()
+        if missing:
+            raise IllegalAction(f"Wait for terms from {join_names(missing)} before the story starts.")
+        self.phase = NARRATION
+        return [
+            Event(
+                f"The timer runs {self.timer_seconds} seconds. {self.storyteller} tells the story: "
+                f"'{self.sentence}'"
+            )
+        ]
+
+    def _do_tick(self, player: str, text: str) -> list[Event]:
+        return self._set_tick(player, text, True)
+
+    def _do_untick(self, player: str, text: str) -> list[Event]:
+        return self._set_tick(player, text, False)
+
+    def _set_tick(self, player: str, text: str, ticked: bool) -> list[Event]:
+        if self.phase not in (NARRATION, REVIEW):
+            raise IllegalAction("Terms are ticked while the story is told, or corrected after it.")
+        self._expect_writer(player, "has no terms to tick")
+        term = self._find_term(player, text, ticked=not ticked)
+        term.ticked = ticked
+        verb = "ticks" if ticked else "unticks"
+        count = f"({self._ticks(player)} of {TERMS_PER_PLAYER})"
+        if self.phase == REVIEW:  # the terms are revealed now
+            return [Event(f"{player} {verb} '{term.text}' {count}.")]
+        events = [
+            Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
+            Event(f"{player} {verb} a term {count}."),
+        ]
+        if self._ticks(player) == TERMS_PER_PLAYER:
+            events.append(Event(f"Stop! {player} has ticked all five terms."))
+            events.extend(self._end_narration())
+        return events
+
+    def _do_question(self, player: str) -> list[Event]:
+        if self.phase != NARRATION:
+            raise IllegalAction("Questions may only be asked while the story is being told.")
+        self._expect_writer(player, "answers questions rather than asking them")
+        asked = self.questions[player]
+        if asked == len(QUESTION_COSTS):
+            raise IllegalAction(f"{player} has already asked {asked} questions in this story, the most allowed.")
+        self.questions[player] = asked + 1
+        cost = QUESTION_COSTS[asked]
+        price = f"{cost} more points" if asked else point_count(cost)
+        return [
+            Event(
+                f"{player} asks a {ordinal(asked + 1)} question, which costs {price}. "
+                f"{self.storyteller}, answer it properly."
+            )
+        ]
+
+    def _do_timeup(self) -> list[Event]:
+        if self.phase != NARRATION:
+            raise IllegalAction("The timer is not running.")
+        return [Event("Time is up!"), *self._end_narration()]
+
+    def _end_narration(self) -> list[Event]:
+        self.phase = REVIEW
+        sheets = " ".join(
+            f"{player}: {', '.join(term.text + (' (ticked)' if term.ticked else '') for term in sheet)}."
+            for player, sheet in self.sheets.items()
+        )
+        return [
+            Event(f"The story is over. The terms: {sheets}"),
+            Event("Correct the ticks with tick or untick if needed, then say confirm to score the story."),
+        ]
+
+    def _do_confirm(self) -> list[Event]:
+        if self.phase != REVIEW:
+            raise IllegalAction("Confirm after the story has ended, to score it.")
+        points = story_points(self.sheets, self.questions, self.term_rules.same)
+        points[self.storyteller] = max(0, *points.values())
+        for player, gained in points.items():
+            self.totals[player] = max(0, self.totals[player] + gained)
+        self.last_story_points = {player: points[player] for player in self.players}
+        events = [
+            Event(
+                "Points for this story: "
+                + ", ".join(f"{player} {points[player]}" for player in self.writers)
+                + f"; {self.storyteller}, the storyteller, {points[self.storyteller]}."
+            ),
+            Event("Scores: " + ", ".join(f"{player} {score}" for player, score in self.totals.items()) + "."),
+        ]
+        if self.story + 1 == self.story_count:
+            self.phase = OVER
+            events.append(Event(f"The game is over. {self.outcome().text}"))
+        else:
+            self.story += 1
+            self._begin_story()
+            events.append(self._story_intro())
+        return events
+
+    # --- what may happen next ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[Choice]:
+        if self.phase == CHOOSE:
+            return [
+                Choice(Action("side", self.storyteller, (side,)), f"{self.storyteller} chooses the {side} side")
+                for side in SIDES
+            ]
+        if self.phase == TERMS:
+            return self._writing_choices()
+        if self.phase == OVER:
+            return []
+        choices = self._tick_choices()
+        if self.phase == NARRATION:
+            choices += [
+                Choice(Action("question", player), f"{player} asks a question")
+                for player in self.writers
+                if self.questions[player] < len(QUESTION_COSTS)
+            ]
+            choices.append(Choice(Action("timeup"), "The time is up"))
+        else:
+            choices.append(Choice(Action("confirm"), "Confirm the ticks and score the story"))
+        return choices
+
+    def _writing_choices(self) -> list[Choice]:
+        choices = []
+        for player in self.writers:
+            written = len(self.sheets[player])
+            if written < TERMS_PER_PLAYER:
+                choices.append(Choice(Action("term", player, ("<term>",)), f"{player} writes a term", True))
+            if written:
+                choices.append(Choice(Action("erase", player, ("<term>",)), f"{player} erases a term", True))
+        if not self._missing_terms():
+            choices.append(Choice(Action("start"), "Start the story"))
+        return choices
+
+    def _tick_choices(self) -> list[Choice]:
+        """Ticks and unticks name the player's own terms: offer them to that player only."""
+        return [
+            Choice(
+                Action("untick" if term.ticked else "tick", player, (term.text,)),
+                f"{player} {'unticks' if term.ticked else 'ticks'} {term.text}",
+            )
+            for player in self.writers
+            for term in self.sheets[player]
+        ]
+
+    def waiting_for(self) -> tuple[str, ...]:
+        if self.phase in (CHOOSE, NARRATION):
+            return (self.storyteller,)
+        if self.phase == TERMS:
+            return self._missing_terms() or (self.storyteller,)
+        if self.phase == REVIEW:
+            return self.players
+        return ()
+
+    def status(self) -> str:
+        if self.phase == OVER:
+            return f"The game is over. {self.outcome().text}"
+        where = (
+            f"Round {self.round}, story {self.story + 1} of {self.story_count}. "
+            f"{self.storyteller} is the storyteller."
+        )
+        if self.phase == CHOOSE:
+            return f"{where} Waiting for {self.storyteller} to choose the normal or the quirky side."
+        if self.phase == TERMS:
+            missing = self._missing_terms()
+            if missing:
+                return f"{where} Waiting for terms from {join_names(missing)}."
+            return (
+                f"{where} Everyone has written the terms: {self.storyteller} reads the sentence again "
+                "and says start."
+            )
+        if self.phase == NARRATION:
+            return f"{where} {self.storyteller} is telling the story; the timer runs {self.timer_seconds} seconds."
+        return f"{where} The story is over: correct the ticks if needed, then say confirm."
+
+    def scores(self) -> dict[str, int]:
+        return dict(self.totals)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        best = max(self.totals.values())
+        winners = tuple(player for player in self.players if self.totals[player] == best)
+        if len(winners) == 1:
+            return Outcome(winners, f"{winners[0]} wins with {point_count(best)}.")
+        return Outcome(winners, f"{join_names(winners)} share the victory with {point_count(best)}.")
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        revealed = self.phase in (REVIEW, OVER)
+        sheets = {}
+        for writer, sheet in self.sheets.items():
+            sheets[writer] = {
+                "written": len(sheet),
+                "ticked": self._ticks(writer),
+                "questions": self.questions[writer],
+            }
+            if revealed or writer == player:
+                sheets[writer]["terms"] = [{"term": term.text, "ticked": term.ticked} for term in sheet]
+        return {
+            "game": self.game,
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self.story_count // len(self.players),
+            "story": self.story + 1,
+            "stories": self.story_count,
+            "storyteller": self.storyteller,
+            "card": {"normal": self.card.normal, "quirky": self.card.quirky},
+            "side": self.side,
+            "sentence": self.sentence,
+            "timer_seconds": self.timer_seconds,
+            "scores": self.scores(),
+            "last_story_points": self.last_story_points,
+            "sheets": sheets,
+        }
