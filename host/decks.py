@@ -1,0 +1,337 @@
+"""Read and check deck files: the Stories! opening cards and the Storytelling tales.
+
+A deck file is UTF-8 JSON. The built-in decks are package data in host/decks/; a group can load
+a file of its own in the same shape. All the problems of a file are collected and reported in one
+DeckError, one problem a line, each naming the file and either the line and column (broken JSON)
+or the field path, e.g. ``cards[3].pictures[1]`` (list positions count from 0, as in JSON tools).
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
+STORIES_FILE = "stories.json"
+TALE_TILES = 16
+TALE_CARDS = 13
+MAX_PICTURES = 5
+
+
+class DeckError(ValueError):
+    """A deck file that cannot be used. `problems` holds one sentence per problem; the message
+    puts the file name (`source`) in front of each, one per line."""
+
+    def __init__(self, source: str, problems: Iterable[str]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__("\n".join(f"{source}: {problem}" for problem in self.problems))
+
+
+def builtin_tales() -> tuple[str, ...]:
+    """The keys of the built-in Storytelling tales, each loadable with `load_tale(key)`."""
+    return TALE_KEYS
+
+
+def load_opening_cards(path: str | Path | None = None) -> tuple[OpeningCard, ...]:
+    """The Stories! cards of a deck file; None reads the built-in deck."""
+    source, label = _builtin(STORIES_FILE) if path is None else (Path(path), str(path))
+    check = _Checker()
+    cards = _opening_cards(_read(source, label), check)
+    if cards is None:
+        raise DeckError(label, check.problems)
+    return cards
+
+
+def load_tale(key_or_path: str | Path) -> Tale:
+    """A built-in tale by its key (one of `builtin_tales()`), otherwise the tale in a deck file."""
+    if isinstance(key_or_path, str) and key_or_path in TALE_KEYS:
+        source, label = _builtin(f"{key_or_path}.json")
+    else:
+        source, label = Path(key_or_path), str(key_or_path)
+    check = _Checker()
+    tale = _tale(_read(source, label), check)
+    if tale is None:
+        raise DeckError(label, check.problems)
+    return tale
+
+
+def _builtin(name: str) -> tuple[Traversable, str]:
+    return files("host") / "decks" / name, name
+
+
+def _read(source: Path | Traversable, label: str) -> Any:
+    try:
+        text = source.read_text(encoding="utf-8-sig")  # -sig: tolerate the BOM some editors write
+    except OSError as error:
+        raise DeckError(label, [f"cannot read the file: {error.strerror or error}"]) from None
+    except UnicodeDecodeError:
+        raise DeckError(label, ["the file is not UTF-8 text"]) from None
+    try:
+        return json.loads(text, object_pairs_hook=_JsonObject.from_pairs)
+    except json.JSONDecodeError as error:
+        problem = f"line {error.lineno}, column {error.colno}: this is not valid JSON ({error.msg})"
+        raise DeckError(label, [problem]) from None
+
+
+class _JsonObject(dict):  # type: ignore[type-arg]
+    """A JSON object that remembers its keys written more than once (json keeps only the last)."""
+
+    repeated: tuple[str, ...] = ()
+
+    @classmethod
+    def from_pairs(cls, pairs: list[tuple[str, Any]]) -> _JsonObject:
+        obj = cls(pairs)
+        if len(obj) < len(pairs):
+            keys = [key for key, _ in pairs]
+            obj.repeated = tuple(dict.fromkeys(key for key in keys if keys.count(key) > 1))
+        return obj
+
+
+def _kind(value: Any) -> str:
+    """How a problem describes the value it found, e.g. the text 'WOLF', a list, null."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}" if value.strip() else "empty text"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _field(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _closest(word: str, choices: Iterable[str]) -> str | None:
+    matches = difflib.get_close_matches(word, list(choices), n=1)
+    return matches[0] if matches else None
+
+
+class _Checker:
+    """Collects the problems of one file. Each reader returns None for a missing or wrong value
+    (after noting the problem), so the caller can go on and find the next problem."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def add(self, path: str, problem: str) -> None:
+        self.problems.append(f"{path}: {problem}" if path else problem)
+
+    def object(
+        self, value: Any, path: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> dict[str, Any] | None:
+        """An object with all `fields`, maybe some `optional` ones, and no other key."""
+        if not isinstance(value, dict):
+            self.add(path, f"expected an object, found {_kind(value)}")
+            return None
+        allowed = fields + optional
+        for key in getattr(value, "repeated", ()):
+            self.add(_field(path, key), "this field is written more than once; keep only one")
+        for key in fields:
+            if key not in value:
+                self.add(path, f"the field {key!r} is missing")
+        for key in value:
+            if key not in allowed:
+                close = _closest(key, allowed)
+                hint = f"did you mean {close!r}?" if close else f"the fields here are {', '.join(allowed)}"
+                self.add(_field(path, key), f"unknown field; {hint}")
+        return value
+
+    def text(self, parent: dict[str, Any], key: str, path: str) -> str | None:
+        if key not in parent:
+            return None
+        value = parent[key]
+        if not isinstance(value, str) or not value.strip():
+            self.add(_field(path, key), f"expected some text, found {_kind(value)}")
+            return None
+        return value.strip()
+
+    def whole(self, parent: dict[str, Any], key: str, path: str) -> int | None:
+        """A whole number of 1 or more."""
+        if key not in parent:
+            return None
+        value = parent[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.add(_field(path, key), f"expected a whole number of 1 or more, found {_kind(value)}")
+            return None
+        return value
+
+    def items(
+        self, parent: dict[str, Any], key: str, path: str, low: int, high: int | None, wanted: str
+    ) -> list[Any] | None:
+        """A list of `low` to `high` items (no upper limit when None); a list of the wrong length
+        is still returned, so that its items are checked too."""
+        if key not in parent:
+            return None
+        value = parent[key]
+        where = _field(path, key)
+        if not isinstance(value, list):
+            self.add(where, f"expected a list of {wanted}, found {_kind(value)}")
+            return None
+        if len(value) < low or (high is not None and len(value) > high):
+            self.add(where, f"expected {wanted}, found {len(value)}")
+        return value
+
+    def game(self, root: dict[str, Any], expected: str) -> None:
+        if "game" in root and root["game"] != expected:
+            self.add("game", f"expected {expected!r}, found {_kind(root['game'])}")
+
+
+def _opening_cards(data: Any, check: _Checker) -> tuple[OpeningCard, ...] | None:
+    root = check.object(data, "", ("game", "cards"))
+    if root is None:
+        return None
+    check.game(root, "stories")
+    cards: list[OpeningCard] = []
+    first: dict[str, str] = {}  # each sentence, compared without case and spacing: where it is
+    for index, item in enumerate(check.items(root, "cards", "", 1, None, "at least one card") or ()):
+        path = f"cards[{index}]"
+        card = check.object(item, path, ("normal", "quirky"))
+        if card is None:
+            continue
+        normal, quirky = check.text(card, "normal", path), check.text(card, "quirky", path)
+        for side, sentence in (("normal", normal), ("quirky", quirky)):
+            same = " ".join((sentence or "").casefold().split())
+            if same in first:
+                check.add(f"{path}.{side}", f"the same sentence as {first[same]}")
+            elif same:
+                first[same] = f"{path}.{side}"
+        if normal and quirky:
+            cards.append(OpeningCard(normal, quirky))
+    return None if check.problems else tuple(cards)
+
+
+def _tale(data: Any, check: _Checker) -> Tale | None:
+    root = check.object(data, "", ("game", "key", "title", "tiles", "cards"))
+    if root is None:
+        return None
+    check.game(root, "storytelling")
+    key = _tale_key(root, check)
+    title = check.text(root, "title", "")
+    tiles = _tiles(root, key, check)
+    cards = _tale_cards(root, None if tiles is None else {tile.name for tile in tiles}, check)
+    if check.problems or key is None or title is None or tiles is None:
+        return None
+    return Tale(key, title, tiles, cards)
+
+
+def _tale_key(root: dict[str, Any], check: _Checker) -> str | None:
+    """The key says which tale this is; the advanced rules depend on it."""
+    if "key" not in root:
+        return None
+    key = root["key"]
+    if isinstance(key, str) and key in TALE_KEYS:
+        return key
+    check.add("key", f"expected one of {', '.join(TALE_KEYS)}, found {_kind(key)}")
+    return None
+
+
+def _tiles(root: dict[str, Any], key: str | None, check: _Checker) -> tuple[Tile, ...] | None:
+    """The tiles with a usable name (None when there is no list of tiles at all)."""
+    items = check.items(root, "tiles", "", TALE_TILES, TALE_TILES, f"exactly {TALE_TILES} tiles")
+    if items is None:
+        return None
+    tiles: list[Tile] = []
+    first: dict[str, str] = {}
+    for index, item in enumerate(items):
+        path = f"tiles[{index}]"
+        tile = check.object(item, path, ("name",), ("frame",))
+        if tile is None:
+            continue
+        name = _tile_name(tile, path, check)
+        frame = _frame(tile, key, path, check)
+        if name is None:
+            continue
+        if name in first:
+            check.add(f"{path}.name", f"{name!r} is already the name of {first[name]}")
+        else:
+            first[name] = path
+            tiles.append(Tile(name, frame))
+    return tuple(tiles)
+
+
+def _tile_name(tile: dict[str, Any], path: str, check: _Checker) -> str | None:
+    """Tile names are spoken and recognised by voice: capitals, single spaces. A name written
+    otherwise is returned as it should be, so that the cards are checked against that."""
+    name = check.text(tile, "name", path)
+    if name is None:
+        return None
+    spoken = " ".join(name.upper().split())
+    if name != spoken:
+        check.add(f"{path}.name", f"write tile names in capitals with single spaces: {spoken!r}")
+    return spoken
+
+
+def _frame(tile: dict[str, Any], key: str | None, path: str, check: _Checker) -> str | None:
+    """Cinderella tiles need a frame colour (the clock rule compares them); no other tale has one."""
+    if key is None:
+        return None
+    if key != "cinderella":
+        if "frame" in tile:
+            check.add(f"{path}.frame", "only Cinderella tiles have a frame colour; remove this field")
+        return None
+    colours = ", ".join(FRAME_COLOURS)
+    if "frame" not in tile:
+        check.add(path, f"the field 'frame' is missing; every Cinderella tile has one of {colours}")
+        return None
+    frame = tile["frame"]
+    if frame in FRAME_COLOURS:
+        return str(frame)
+    check.add(f"{path}.frame", f"expected one of {colours}, found {_kind(frame)}")
+    return None
+
+
+def _tale_cards(root: dict[str, Any], names: set[str] | None, check: _Checker) -> tuple[TaleCard, ...]:
+    """The valid cards; `names` are the tile names, None when the tiles are unusable."""
+    items = check.items(root, "cards", "", TALE_CARDS, TALE_CARDS, f"exactly {TALE_CARDS} cards") or []
+    cards = [_tale_card(item, index, names, check) for index, item in enumerate(items)]
+    return tuple(card for card in cards if card)
+
+
+def _tale_card(value: Any, index: int, names: set[str] | None, check: _Checker) -> TaleCard | None:
+    path = f"cards[{index}]"
+    card = check.object(value, path, ("number", "text", "pictures", "points"))
+    if card is None:
+        return None
+    number = check.whole(card, "number", path)
+    if number is not None and number != index + 1:
+        order = f"number the cards 1 to {TALE_CARDS} in order"
+        check.add(f"{path}.number", f"expected {index + 1}, found {number}; {order}")
+    text = check.text(card, "text", path)
+    pictures = _pictures(card, path, names, check)
+    points = check.whole(card, "points", path)
+    if number is None or text is None or pictures is None or points is None:
+        return None
+    return TaleCard(number, text, pictures, points)
+
+
+def _pictures(
+    card: dict[str, Any], path: str, names: set[str] | None, check: _Checker
+) -> tuple[str, ...] | None:
+    items = check.items(card, "pictures", path, 1, MAX_PICTURES, f"1 to {MAX_PICTURES} pictures")
+    if items is None:
+        return None
+    first: dict[str, int] = {}
+    for index, name in enumerate(items):
+        where = f"{path}.pictures[{index}]"
+        if not isinstance(name, str):
+            check.add(where, f"expected a tile name, found {_kind(name)}")
+        elif names is not None and name not in names:
+            close = _closest(name.upper(), names)
+            hint = f"; did you mean {close!r}?" if close else ""
+            check.add(where, f"{name!r} is not a tile of this tale{hint}")
+        elif name in first:
+            check.add(where, f"{name!r} is already pictures[{first[name]}]; a card shows each tile once")
+        else:
+            first[name] = index
+    return tuple(items)
