@@ -97,6 +97,13 @@ class Outcome:
     text: str
 
 
+def join_names(names: Sequence[str]) -> str:
+    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 PLAYER_NAME = re.compile(r"^[^\W\d_][\w'-]{0,19}$")
 
 

@@ -24,6 +24,7 @@ from games.base import (
     Verb,
     check_player_names,
     find_player,
+    join_names,
 )
 
 DECK_SIZE = 84
@@ -43,12 +44,6 @@ PHASE_VERBS = {STORYTELLER: "storyteller", CLUE: "clue", CARDS: "shown", VOTE: "
 ON_TABLE = (VOTE, REVEAL, OWNERS, OVER)
 VOTES_OPEN = (REVEAL, OWNERS, OVER)
 
-
-def join_names(names: Sequence[str]) -> str:
-    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás'."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def count_cards(count: int) -> str:

@@ -24,6 +24,7 @@ from games.base import (
     Verb,
     check_player_names,
     find_player,
+    join_names,
 )
 from games.decks import OpeningCard
 
@@ -54,12 +55,6 @@ class WrittenTerm:
     def __deepcopy__(self, memo: dict[int, Any]) -> WrittenTerm:
         return WrittenTerm(self.text, self.ticked)  # apply() copies the state on every move: keep it cheap
 
-
-def join_names(names: Sequence[str]) -> str:
-    """'Sabine', 'Sabine and Melanie', 'Nina, Sabine and Melanie'."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def story_points(
