@@ -1,0 +1,478 @@
+"""Storytelling: the storyteller reads a card, the active player finds its pictures in order
+among face-down tiles; cards won are worth victory points.
+
+Rules: /work/shared/rules/storytelling.txt, decided where open by RULINGS.md ("Storytelling"),
+with the advanced rules of each tale. The storyteller is a role outside the engine: the card
+text and its pictures are public (events and view), the host or a person reads them aloud.
+"""
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from games.base import (
+    Action,
+    Choice,
+    Event,
+    GameState,
+    IllegalAction,
+    NotYourTurn,
+    Outcome,
+    SetupError,
+    UnknownCommand,
+    Verb,
+    check_player_names,
+    join_names,
+)
+from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard
+
+MAX_PLAYERS = 8
+CARD_COUNT = 13
+#: the game ends at once when this many cards have been won
+CARDS_TO_END = 10
+TORTOISE_STEP = 2
+#: the tile whose flip on a failed turn triggers the tale's advanced rule
+TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
+BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
+HOURS = ("twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+
+FLIP, BLOW, DECIDE, OVER = "flip", "blow", "decide", "over"
+
+
+@lru_cache(maxsize=None)
+def places(rows: int, columns: int) -> tuple[str, ...]:
+    """The names of the grid's places, row by row: 'A1' is top-left, letters name columns."""
+    return tuple(f"{string.ascii_uppercase[column]}{row + 1}" for row in range(rows) for column in range(columns))
+
+
+@lru_cache(maxsize=None)
+def flip_choices(rows: int, columns: int) -> tuple[Choice, ...]:
+    return tuple(Choice(Action("flip", None, (place,)), f"flip {place}") for place in places(rows, columns))
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def rank(totals: dict[str, tuple[int, int]]) -> Outcome:
+    """Winners from (points, cards) by player: most points, then most cards, then shared.
+
+    A player without cards cannot win: when nobody has a card (possible in Cinderella), nobody wins.
+    """
+    holders = {player: total for player, total in totals.items() if total[1] > 0}
+    if not holders:
+        return Outcome((), "Nobody has any card left: nobody wins.")
+    best = max(holders.values())
+    winners = tuple(player for player, total in holders.items() if total == best)
+    points, cards = best
+    by_cards = sum(total[0] == points for total in holders.values()) > len(winners)
+    if len(winners) > 1:
+        return Outcome(
+            winners,
+            f"{join_names(winners)} share the victory with {plural(points, 'point')} and {plural(cards, 'card')} each.",
+        )
+    if by_cards:
+        return Outcome(
+            winners,
+            f"{winners[0]} wins with {plural(points, 'point')}, a tie broken by having more cards ({cards}).",
+        )
+    return Outcome(winners, f"{winners[0]} wins with {plural(points, 'point')}.")
+
+
+def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
+    """What the engine relies on: distinct tiles, cards 1 to 13, pictures that are tiles."""
+    if tale.key not in TALE_KEYS:
+        raise SetupError(f"Unknown tale '{tale.key}': choose one of {', '.join(TALE_KEYS)}.")
+    names = [tile.name for tile in tale.tiles]
+    if len(set(names)) != tile_count or len(names) != tile_count:
+        raise SetupError(f"A tale needs {tile_count} tiles with different names, not {len(names)}.")
+    if sorted(card.number for card in tale.cards) != list(range(1, CARD_COUNT + 1)):
+        raise SetupError(f"A tale needs {CARD_COUNT} cards numbered 1 to {CARD_COUNT}.")
+    for card in tale.cards:
+        if not card.pictures or len(set(card.pictures)) != len(card.pictures) or not set(card.pictures) <= set(names):
+            raise SetupError(f"Card {card.number} must show different pictures, each one a tile of the tale.")
+    if frames and any(tile.frame not in FRAME_COLOURS for tile in tale.tiles):
+        raise SetupError(f"Every Cinderella tile needs a frame colour: {', '.join(FRAME_COLOURS)}.")
+
+
+class StorytellingState(GameState):
+    game = "storytelling"
+    #: the tale is immutable; the RNG is drawn from only after every check of a move has passed
+    #: (a refused move never advances it), and sharing it keeps a move's copy cheap
+    not_copied = ("tale", "cards", "rng")
+    verbs = {
+        "flip": Verb("flip", False, ("position",), "Turn a face-down tile face up, for example flip B3."),
+        "blow": Verb(
+            "blow", False, ("line", "direction"),
+            "Three little pigs, advanced: move the row left or right, or the column up or down, through BLEW.",
+        ),
+        "retire": Verb("retire", False, (), "Cinderella, advanced: leave the game now and keep your cards."),
+        "stay": Verb("stay", False, (), "Cinderella, advanced: stay in the game and risk your cards at midnight."),
+    }
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        tale: Tale,
+        seed: int,
+        advanced: bool = False,
+        clock_steps: int = 12,
+        track_length: int = 16,
+    ) -> None:
+        self.players = check_player_names(players, 1, MAX_PLAYERS)
+        self.variant = tale.key if advanced else None
+        self.race = self.variant == "hare-tortoise"
+        self.rows, self.columns = (2, 8) if self.race else (4, 4)
+        check_tale(tale, self.rows * self.columns, self.variant == "cinderella")
+        self.trigger = TRIGGER_TILES.get(self.variant or "")
+        if self.trigger and self.trigger not in (tile.name for tile in tale.tiles):
+            raise SetupError(f"The advanced rules of this tale need a {self.trigger} tile.")
+        if clock_steps < 1:
+            raise SetupError("The clock needs at least one step.")
+        # the hare must start before Finish, and 13 cards must be enough for the tortoise to finish
+        if self.race and not len(self.players) < track_length <= TORTOISE_STEP * CARD_COUNT:
+            raise SetupError(
+                f"With {plural(len(self.players), 'player')} the race track needs {len(self.players) + 1} to "
+                f"{TORTOISE_STEP * CARD_COUNT} squares, not {track_length}."
+            )
+        self.tale = tale
+        self.cards = tuple(sorted(tale.cards, key=lambda card: card.number))
+        self.clock_steps, self.track_length = clock_steps, track_length
+        self.rng = random.Random(seed)
+        self.grid = [tile.name for tile in tale.tiles]
+        self.rng.shuffle(self.grid)
+        self.draw = list(range(1, CARD_COUNT + 1))
+        self.read: list[int] = []
+        self.won: dict[str, list[int]] = {player: [] for player in self.players}
+        self.discarded: list[int] = []
+        self.retired: tuple[str, ...] = ()
+        self.clock = 0
+        self.tortoise, self.hare = 0, len(self.players)
+        self.result: Outcome | None = None
+        self.seat = 0
+        self._start_turn()
+
+    # --- where the game stands ---------------------------------------------------------------
+
+    @property
+    def active(self) -> str:
+        return self.players[self.seat]
+
+    @property
+    def card(self) -> TaleCard:
+        return self.cards[self.card_number - 1]
+
+    def position(self, index: int) -> str:
+        return places(self.rows, self.columns)[index]
+
+    def _index(self, position: str) -> int:
+        try:
+            return places(self.rows, self.columns).index(position.upper())
+        except ValueError:
+            last = string.ascii_uppercase[self.columns - 1]
+            raise IllegalAction(
+                f"There is no place '{position}': say a column letter A to {last} and a row number 1 to "
+                f"{self.rows}, for example flip B2."
+            ) from None
+
+    def points(self, player: str) -> int:
+        return sum(self.cards[number - 1].points for number in self.won[player])
+
+    def _prompt(self) -> str:
+        """What the game waits for, as an instruction."""
+        if self.phase == BLOW:
+            return (
+                f"{self.active} must move the row or the column through BLEW: say blow row left, "
+                "blow row right, blow column up or blow column down."
+            )
+        if self.phase == DECIDE:
+            return f"{self.active} must say retire, to keep their cards and leave the game, or stay."
+        return f"{self.active} must flip a face-down tile, for example flip {self.position(self._face_down()[0])}."
+
+    def _face_down(self) -> list[int]:
+        return [index for index in range(len(self.grid)) if index not in self.flipped]
+
+    def reading(self) -> list[Event]:
+        """The announcements of the card just drawn: whose turn, the text, the pictures to find."""
+        card = self.card
+        pictures = ", ".join(card.pictures)
+        return [
+            Event(f"{self.active}, it is your turn."),
+            Event(f"Card {card.number}: {card.text}"),
+            Event(f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}."),
+        ]
+
+    # --- the course of a turn ----------------------------------------------------------------
+
+    def _start_turn(self) -> list[Event]:
+        events = []
+        if not self.draw:
+            self.draw, self.read = sorted(self.read), []
+            events.append(Event(f"Every card has been read: the read pile is turned over, card {self.draw[0]} on top."))
+        self.card_number = self.draw.pop(0)
+        self.found = 0
+        self.flipped: list[int] = []
+        self.phase = FLIP
+        return events + self.reading()
+
+    def _next_turn(self) -> list[Event]:
+        self.seat = next(
+            seat % len(self.players)
+            for seat in range(self.seat + 1, self.seat + len(self.players) + 1)
+            if self.players[seat % len(self.players)] not in self.retired
+        )
+        return self._start_turn()
+
+    def _finish(self, outcome: Outcome) -> list[Event]:
+        self.result = outcome
+        self.phase = OVER
+        self.flipped = []
+        return [Event(f"The game is over. {outcome.text}")]
+
+    def _score_outcome(self) -> Outcome:
+        return rank({player: (self.points(player), len(self.won[player])) for player in self.players})
+
+    def _card_won(self) -> list[Event]:
+        card = self.card
+        if self.race:
+            self.discarded.append(card.number)
+            self.tortoise = min(self.track_length, self.tortoise + TORTOISE_STEP)
+            events = [Event(
+                f"{self.active} wins card {card.number}: it is discarded and the tortoise moves "
+                f"{TORTOISE_STEP} squares."
+            )]
+        else:
+            self.won[self.active].append(card.number)
+            events = [Event(f"{self.active} wins card {card.number} and {plural(card.points, 'point')}.")]
+        return events + self._end_turn(won=True)
+
+    def _card_failed(self, wrong: int) -> list[Event]:
+        triggered = self.trigger in (self.grid[index] for index in self.flipped)
+        if triggered and self.variant == "three-pigs":
+            self.flipped = [self.grid.index(self.trigger)]
+            self.phase = BLOW
+            return [Event(f"The wolf blew! The other tiles are turned face down. {self._prompt()}")]
+        events = []
+        if triggered and self.variant == "saint-george":
+            events.append(self._stinky_breath())
+        if self.variant == "cinderella" and self.tale.tile(self.grid[wrong]).frame in {
+            self.tale.tile(picture).frame for picture in self.card.pictures
+        }:
+            self.clock += 1
+            events.append(Event(self._clock_text()))
+            if self.clock == self.clock_steps:
+                return events + self._midnight()
+        if self.race:
+            self.hare += 1
+            events.append(Event("The hare moves 1 square."))
+        return events + self._end_turn(won=False)
+
+    def _stinky_breath(self) -> Event:
+        emptied = sorted(self.flipped)
+        tiles = [self.grid[index] for index in emptied]
+        self.rng.shuffle(tiles)
+        for index, tile in zip(emptied, tiles):
+            self.grid[index] = tile
+        return Event(
+            f"The dragon's stinky breath! The {plural(len(emptied), 'tile')} flipped this turn are shuffled "
+            "and put back face down in their places."
+        )
+
+    def _clock_text(self) -> str:
+        minutes = self.clock * 12 * 60 // self.clock_steps
+        hour, minute = divmod(minutes, 60)
+        if minute:
+            return f"The clock moves to {hour or 12}:{minute:02d}."
+        return f"The clock strikes {HOURS[hour % 12]}."
+
+    def _midnight(self) -> list[Event]:
+        losers = [player for player in self.players if player not in self.retired]
+        for player in losers:
+            self.won[player] = []
+        events = [Event(f"Midnight! Every player who has not retired loses all their cards: {join_names(losers)}.")]
+        return events + self._finish(self._score_outcome())
+
+    def _end_turn(self, won: bool) -> list[Event]:
+        """Tiles face down, an unwon card to the read pile; then the game ends or goes on."""
+        if not won:
+            self.read.append(self.card_number)
+        self.flipped = []
+        events = []
+        if self.race:
+            events.append(Event(
+                f"The tortoise is on square {self.tortoise} and the hare on square {self.hare}; "
+                f"Finish is square {self.track_length}."
+            ))
+            if self.tortoise >= self.track_length:
+                return events + self._finish(Outcome(self.players, "The tortoise reaches Finish first: everyone wins!"))
+            if self.hare >= self.track_length:
+                return events + self._finish(Outcome((), "The hare reaches Finish first: everyone loses."))
+        elif sum(len(cards) for cards in self.won.values()) == CARDS_TO_END:  # the race discards won cards
+            return events + self._finish(self._score_outcome())
+        if self.variant == "cinderella":
+            self.phase = DECIDE
+            return events + [Event(self._prompt())]
+        return events + self._next_turn()
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> list[Event]:
+        verb = self.verbs.get(action.verb)
+        if verb is None:
+            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
+        if len(action.args) != len(verb.params):
+            raise IllegalAction(f"Say it like this: {verb.usage}.")
+        if action.player is not None and action.player.casefold() != self.active.casefold():
+            raise NotYourTurn(f"It is {self.active}'s turn; say the command without a name.")
+        return getattr(self, f"_do_{verb.name}")(*action.args)
+
+    def _expect(self, phase: str, doing: str) -> None:
+        if self.phase != phase:
+            raise IllegalAction(f"You cannot {doing} now: {self._prompt()}")
+
+    def _do_flip(self, position: str) -> list[Event]:
+        self._expect(FLIP, "flip a tile")
+        index = self._index(position)
+        place, name = self.position(index), self.grid[index]
+        if index in self.flipped:
+            raise IllegalAction(f"{place} is already face up, it is the {name}: flip a face-down tile.")
+        self.flipped.append(index)
+        events = [Event(f"{place} is the {name}.")]
+        pictures = self.card.pictures
+        if name != pictures[self.found]:
+            events.append(Event(f"Wrong: the next picture was the {pictures[self.found]}."))
+            return events + self._card_failed(index)
+        self.found += 1
+        if self.found == len(pictures):
+            return events + self._card_won()
+        events.append(Event(f"Right, {self.found} of {len(pictures)}. Next: the {pictures[self.found]}."))
+        return events
+
+    def _do_blow(self, line: str, direction: str) -> list[Event]:
+        self._expect(BLOW, "blow")
+        line, direction = line.casefold(), direction.casefold()
+        if direction not in BLOWS.get(line, ()):
+            raise IllegalAction("Say blow row left, blow row right, blow column up or blow column down.")
+        blew = self.grid.index(self.trigger)
+        row, column = divmod(blew, self.columns)
+        if line == "row":
+            moved = [row * self.columns + c for c in range(self.columns)]
+        else:
+            moved = [r * self.columns + column for r in range(self.rows)]
+        tiles = [self.grid[index] for index in moved]
+        tiles = tiles[1:] + tiles[:1] if direction in ("left", "up") else tiles[-1:] + tiles[:-1]
+        for index, tile in zip(moved, tiles):
+            self.grid[index] = tile
+        events = [Event(
+            f"{self.active} moves the {line} through BLEW one place {direction}; the tile pushed out "
+            "re-enters at the other end. BLEW is turned face down."
+        )]
+        return events + self._end_turn(won=False)
+
+    def _do_retire(self) -> list[Event]:
+        self._expect(DECIDE, "retire")
+        player = self.active
+        self.retired += (player,)
+        events = [Event(
+            f"{player} retires and keeps {plural(len(self.won[player]), 'card')} worth "
+            f"{plural(self.points(player), 'point')}."
+        )]
+        if len(self.retired) == len(self.players):
+            return events + self._finish(self._score_outcome())
+        return events + self._next_turn()
+
+    def _do_stay(self) -> list[Event]:
+        self._expect(DECIDE, "stay")
+        return [Event(f"{self.active} stays in the game.")] + self._next_turn()
+
+    # --- what may happen next ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[Choice]:
+        if self.phase == FLIP:
+            choices = flip_choices(self.rows, self.columns)
+            return [choices[index] for index in self._face_down()]
+        if self.phase == BLOW:
+            return [
+                Choice(Action("blow", None, (line, direction)), f"blow the {line} {direction}")
+                for line, directions in BLOWS.items()
+                for direction in directions
+            ]
+        if self.phase == DECIDE:
+            return [
+                Choice(Action("retire"), f"{self.active} retires and keeps their cards"),
+                Choice(Action("stay"), f"{self.active} stays in the game"),
+            ]
+        return []
+
+    def waiting_for(self) -> tuple[str, ...]:
+        return () if self.phase == OVER else (self.active,)
+
+    def status(self) -> str:
+        if self.phase == OVER:
+            return f"The game is over. {self.result.text}"
+        if self.phase == FLIP:
+            where = (
+                f"Card {self.card_number} is read. {self.active} is looking for picture {self.found + 1} "
+                f"of {len(self.card.pictures)}."
+            )
+        else:
+            where = self._prompt()
+        if self.variant == "cinderella":
+            where += f" The clock has moved {self.clock} of {self.clock_steps} steps."
+        if self.race:
+            where += f" Tortoise on square {self.tortoise}, hare on square {self.hare}, Finish is {self.track_length}."
+        return where
+
+    def scores(self) -> dict[str, int]:
+        return {player: self.points(player) for player in self.players}
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """Everything here is public: only the face-down tiles are hidden, from everyone."""
+        playing = self.phase in (FLIP, BLOW)
+        card = self.card if playing else None
+        return {
+            "game": self.game,
+            "tale": self.tale.title,
+            "tale_key": self.tale.key,
+            "advanced": self.variant is not None,
+            "phase": self.phase,
+            "active": None if self.phase == OVER else self.active,
+            "rows": self.rows,
+            "columns": self.columns,
+            "grid": {
+                self.position(index): name if index in self.flipped else None
+                for index, name in enumerate(self.grid)
+            },
+            "card": None if card is None else {
+                "number": card.number, "text": card.text, "pictures": list(card.pictures), "points": card.points,
+            },
+            "found": list(card.pictures[: self.found]) if card else [],
+            "draw_pile": len(self.draw),
+            "read_pile": len(self.read),
+            "players": [
+                {
+                    "name": name,
+                    "cards": list(self.won[name]),
+                    "points": self.points(name),
+                    "retired": name in self.retired,
+                }
+                for name in self.players
+            ],
+            "clock": {"steps": self.clock, "of": self.clock_steps} if self.variant == "cinderella" else None,
+            "race": {
+                "tortoise": self.tortoise,
+                "hare": self.hare,
+                "finish": self.track_length,
+                "discarded": list(self.discarded),
+            } if self.race else None,
+            "outcome": None if self.result is None else self.result.text,
+        }
