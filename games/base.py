@@ -203,6 +203,10 @@ class GameState(ABC):
     def status(self) -> str:
         """One or two sentences: where the game stands and what happens next. No secrets."""
 
+    def opening(self) -> list[Event]:
+        """What the host announces when it takes up the game, at the start or on resuming."""
+        return [Event(self.status())]
+
     @abstractmethod
     def scores(self) -> dict[str, int]:
         """Points so far, by player, in seat order."""

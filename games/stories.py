@@ -438,6 +438,13 @@ class StoriesState(GameState):
             return f"{where} {self.storyteller} is telling the story; the timer runs {self.timer_seconds} seconds."
         return f"{where} The story is over: correct the ticks if needed, then say confirm."
 
+    def opening(self) -> list[Event]:
+        if self.phase == CHOOSE:
+            return [self._story_intro()]
+        if self.phase == OVER:
+            return [Event(self.status())]
+        return [Event(f"The card: '{self.sentence}'"), Event(self.status())]
+
     def scores(self) -> dict[str, int]:
         return dict(self.totals)
 

@@ -195,6 +195,9 @@ class StorytellingState(GameState):
     def _face_down(self) -> list[int]:
         return [index for index in range(len(self.grid)) if index not in self.flipped]
 
+    def opening(self) -> list[Event]:
+        return self.reading() if self.phase == FLIP else [Event(self.status())]
+
     def reading(self) -> list[Event]:
         """The announcements of the card just drawn: whose turn, the text, the pictures to find."""
         card = self.card

@@ -1,0 +1,114 @@
+"""The command line as a player meets it: the real `storyhost` process, real saved-games files."""
+from __future__ import annotations
+
+import signal
+import subprocess
+
+from host.store import GameStore
+from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
+
+DIXIT_PLAYERS = ["--players", "Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
+DIXIT_TURN = [
+    "storyteller Julián", "clue Where is happiness?", "shown",
+    "vote Leo 4", "vote Matilde 1", "vote Nicolás 3", "vote Tomás 1",
+    "card 4", "owner 1 Leo", "owner 3 Tomás", "owner 2 Matilde", "owner 5 Nicolás",
+    "clue A quiet morning", "shown", "vote Julián 2",
+]
+
+
+def test_help_lists_every_command(tmp_path):
+    result = run_storyhost(tmp_path, "--help")
+    assert result.returncode == 0
+    for command in ("play", "resume", "games", "rules", "demo"):
+        assert command in result.stdout
+
+
+def test_bad_setup_is_one_line_on_stderr_and_saves_nothing(tmp_path):
+    cases = [
+        (["play", "dixit", "--players", "Ana", "Bo"], "This game needs 3 to 6 players, not 2."),
+        (["play", "dixit", "--players", "Ana", "ana", "Cy"], "Two players are called 'ana'"),
+        (["play", "stories", "--players", "A", "B", "C", "--deck", "/nonexistent/deck.json"], "/nonexistent/deck.json"),
+        (["resume", "7"], "There is no saved game 7"),
+        (["play", "dixit", "--players", "Ana", "Bo", "Cy", "--script", "/nonexistent/script"], "Cannot read the script"),
+    ]
+    for args, message in cases:
+        result = run_storyhost(tmp_path, *args)
+        assert result.returncode == 2, (args, result.stderr)
+        assert message in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "Traceback" not in result.stderr + result.stdout
+    with GameStore((tmp_path / "games.sqlite3")) as store:
+        assert list(store.games()) == []
+
+
+def test_a_malformed_deck_names_the_file_and_the_problem(tmp_path):
+    deck = tmp_path / "mine.json"
+    deck.write_text('{"game": "stories", "cards": [{"normal": "A day at sea", "quirky": 3}]}')
+    result = run_storyhost(tmp_path, "play", "stories", "--players", "A", "B", "C", "--deck", str(deck))
+    assert result.returncode == 2
+    assert f"{deck}: cards[0].quirky" in result.stderr
+
+
+def test_bad_commands_are_explained_and_change_nothing(tmp_path):
+    lines = ["dance wildly", "vote Leo 4", "storyteller Zed", "storyteller Julián", "clue", "owner 1 Leo", "score", "quit"]
+    result = run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "'dance' is not a command here; 'help' lists them." in out
+    assert "There is no player called 'Zed'." in out
+    assert "Traceback" not in out + result.stderr
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        assert [str(action) for action in store.actions(1)] == ["storyteller Julián"]
+
+
+def _final_state(data_dir, game_id: int) -> list[str]:
+    result = run_storyhost(data_dir, "resume", str(game_id), stdin="score\nturn\nprivate Julián\nquit\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()[1:]
+
+
+def test_kill_9_mid_game_then_resume_continues_exactly(tmp_path):
+    complete, killed = tmp_path / "complete", tmp_path / "killed"
+    done = run_storyhost(complete, "play", "dixit", *DIXIT_PLAYERS, stdin="\n".join(DIXIT_TURN) + "\n")
+    assert done.returncode == 0, done.stderr
+
+    process = subprocess.Popen(
+        storyhost_command("play", "dixit", *DIXIT_PLAYERS), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=storyhost_env(killed), cwd=ROOT,
+    )
+    assert process.stdin and process.stdout
+    first, rest = DIXIT_TURN[:9], DIXIT_TURN[9:]
+    for line in first:
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        while process.stdout.readline().strip() != f"> {line}":
+            pass
+    process.stdin.write("turn\n")  # answered only once the previous line was applied and saved
+    process.stdin.flush()
+    while process.stdout.readline().strip() != "> turn":
+        pass
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+
+    with GameStore(killed / "games.sqlite3") as store:
+        assert [str(action) for action in store.actions(1)] == first
+    resumed = run_storyhost(killed, "resume", stdin="\n".join(rest) + "\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Resuming Dixit, game 1, after 9 moves.")
+    assert _final_state(killed, 1) == _final_state(complete, 1)
+    with GameStore(killed / "games.sqlite3") as one, GameStore(complete / "games.sqlite3") as other:
+        assert one.actions(1) == other.actions(1)
+
+
+def test_games_lists_saved_games(tmp_path):
+    run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="storyteller Leo\n")
+    result = run_storyhost(tmp_path, "games")
+    assert result.returncode == 0
+    assert "1: Dixit, Julián, Tomás, Leo, Nicolás, Matilde; 1 moves, in progress" in result.stdout
+
+
+def test_undo_is_saved(tmp_path):
+    run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="storyteller Leo\nclue Hmm\nundo\nquit\n")
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        assert [str(action) for action in store.actions(1)] == ["storyteller Leo"]
