@@ -167,10 +167,8 @@ class Session:
             self.play(Action("timeup"))
 
     def _finish(self) -> None:
-        outcome = self.state.outcome()
+        """The engine has announced the outcome with its last move."""
         self.store.mark_finished(self.game_id)
-        if outcome is not None:
-            self.out.shared([outcome.text])
         self.out.note(f"Game {self.game_id} is over and saved.")
 
     # host commands: each takes the rest of the line and returns False to stop the session

@@ -1,0 +1,38 @@
+"""Whole games typed from a script, compared line by line with a reviewed transcript.
+
+After a deliberate change of wording, regenerate with STORYHOST_UPDATE_GOLDEN=1 and review the diff.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.host.cli_helpers import ROOT, run_storyhost
+
+GOLDEN = ROOT / "tests" / "host" / "golden"
+
+GAMES = {
+    "dixit": ["dixit", "--players", "Ana", "Bo", "Cy", "Di"],
+    "storytelling": ["storytelling", "--players", "Marc", "Lea", "Ona", "--tale", "saint-george", "--seed", "11"],
+    "storytelling-pigs": ["storytelling", "--players", "Marc", "Lea", "--tale", "three-pigs", "--advanced", "--seed", "5"],
+    "storytelling-cinderella": [
+        "storytelling", "--players", "Marc", "Lea", "Ona", "--tale", "cinderella", "--advanced", "--seed", "8",
+    ],
+    "storytelling-race": ["storytelling", "--players", "Marc", "Lea", "--tale", "hare-tortoise", "--advanced", "--seed", "9"],
+    "stories": ["stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_scripted_game_matches_its_transcript(tmp_path, name):
+    script = GOLDEN / f"{name}.script"
+    result = run_storyhost(tmp_path, "play", *GAMES[name], "--script", str(script))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "is over and saved." in result.stdout.splitlines()[-1]
+    expected = GOLDEN / f"{name}.txt"
+    if os.environ.get("STORYHOST_UPDATE_GOLDEN"):
+        expected.write_text(result.stdout, encoding="utf-8")
+    assert result.stdout.splitlines() == expected.read_text(encoding="utf-8").splitlines()
