@@ -104,6 +104,20 @@ def join_names(names: Sequence[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def plural(count: int, word: str) -> str:
+    """'1 point', '2 points'."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def most_points_wins(totals: Mapping[str, int]) -> Outcome:
+    """The player(s) with the most points win; a tie shares the victory."""
+    best = max(totals.values())
+    winners = tuple(player for player, points in totals.items() if points == best)
+    if len(winners) == 1:
+        return Outcome(winners, f"{winners[0]} wins with {plural(best, 'point')}.")
+    return Outcome(winners, f"{join_names(winners)} share the victory with {plural(best, 'point')}.")
+
+
 PLAYER_NAME = re.compile(r"^[^\W\d_][\w'-]{0,19}$")
 
 

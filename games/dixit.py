@@ -25,6 +25,7 @@ from games.base import (
     check_player_names,
     find_player,
     join_names,
+    most_points_wins,
 )
 
 DECK_SIZE = 84
@@ -48,10 +49,6 @@ VOTES_OPEN = (REVEAL, OWNERS, OVER)
 
 def count_cards(count: int) -> str:
     return "one card" if count == 1 else f"{'two' if count == 2 else count} cards"
-
-
-def count_points(count: int) -> str:
-    return f"{count} point{'' if count == 1 else 's'}"
 
 
 def as_sentence(text: str) -> str:
@@ -440,11 +437,7 @@ class DixitState(GameState):
     def outcome(self) -> Outcome | None:
         if not self.is_over():
             return None
-        best = max(self.totals.values())
-        winners = tuple(player for player in self.players if self.totals[player] == best)
-        if len(winners) == 1:
-            return Outcome(winners, f"{winners[0]} wins with {count_points(best)}.")
-        return Outcome(winners, f"{join_names(winners)} share the victory with {count_points(best)}.")
+        return most_points_wins(self.totals)
 
     def view(self, player: str | None) -> dict[str, Any]:
         """The table as everyone sees it; the votes only once all are in, except `player`'s own."""

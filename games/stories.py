@@ -25,6 +25,8 @@ from games.base import (
     check_player_names,
     find_player,
     join_names,
+    most_points_wins,
+    plural,
 )
 from games.decks import OpeningCard
 
@@ -76,10 +78,6 @@ def story_points(
         )
         points[player] = earned - sum(QUESTION_COSTS[: questions[player]])
     return points
-
-
-def point_count(count: int) -> str:
-    return f"{count} point{'' if count == 1 else 's'}"
 
 
 def ordinal(count: int) -> str:
@@ -312,7 +310,7 @@ class StoriesState(GameState):
             raise IllegalAction(f"{player} has already asked {asked} questions in this story, the most allowed.")
         self.questions[player] = asked + 1
         cost = QUESTION_COSTS[asked]
-        price = f"{cost} more points" if asked else point_count(cost)
+        price = f"{cost} more points" if asked else plural(cost, 'point')
         return [
             Event(
                 f"{player} asks a {ordinal(asked + 1)} question, which costs {price}. "
@@ -454,11 +452,7 @@ class StoriesState(GameState):
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        best = max(self.totals.values())
-        winners = tuple(player for player in self.players if self.totals[player] == best)
-        if len(winners) == 1:
-            return Outcome(winners, f"{winners[0]} wins with {point_count(best)}.")
-        return Outcome(winners, f"{join_names(winners)} share the victory with {point_count(best)}.")
+        return most_points_wins(self.totals)
 
     def view(self, player: str | None) -> dict[str, Any]:
         revealed = self.phase in (REVIEW, OVER)

@@ -26,6 +26,7 @@ from games.base import (
     Verb,
     check_player_names,
     join_names,
+    plural,
 )
 from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard
 
@@ -51,10 +52,6 @@ def places(rows: int, columns: int) -> tuple[str, ...]:
 @lru_cache(maxsize=None)
 def flip_choices(rows: int, columns: int) -> tuple[Choice, ...]:
     return tuple(Choice(Action("flip", None, (place,)), f"flip {place}") for place in places(rows, columns))
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def rank(totals: dict[str, tuple[int, int]]) -> Outcome:
