@@ -217,6 +217,10 @@ class GameState(ABC):
     def status(self) -> str:
         """One or two sentences: where the game stands and what happens next. No secrets."""
 
+    def secrets(self, player: str) -> list[str]:
+        """Sentences telling `player` what only they know now (their terms, their vote)."""
+        return []
+
     def opening(self) -> list[Event]:
         """What the host announces when it takes up the game, at the start or on resuming."""
         return [Event(self.status())]

@@ -439,6 +439,10 @@ class DixitState(GameState):
             return None
         return most_points_wins(self.totals)
 
+    def secrets(self, player: str) -> list[str]:
+        vote = self.votes.get(player)
+        return [] if vote is None else [f"Your vote: card {vote}."]
+
     def view(self, player: str | None) -> dict[str, Any]:
         """The table as everyone sees it; the votes only once all are in, except `player`'s own."""
         positions = []

@@ -436,6 +436,13 @@ class StoriesState(GameState):
             return f"{where} {self.storyteller} is telling the story; the timer runs {self.timer_seconds} seconds."
         return f"{where} The story is over: correct the ticks if needed, then say confirm."
 
+    def secrets(self, player: str) -> list[str]:
+        sheet = self.sheets.get(player)
+        if not sheet:
+            return []
+        terms = ", ".join(f"{term.text}{' (ticked)' if term.ticked else ''}" for term in sheet)
+        return [f"Your terms: {terms}."]
+
     def opening(self) -> list[Event]:
         if self.phase == CHOOSE:
             return [self._story_intro()]

@@ -276,8 +276,10 @@ class StorytellingState(GameState):
         self.rng.shuffle(tiles)
         for index, tile in zip(emptied, tiles):
             self.grid[index] = tile
+        if len(emptied) == 1:
+            return Event("The dragon's stinky breath! The tile flipped this turn goes back face down in its place.")
         return Event(
-            f"The dragon's stinky breath! The {plural(len(emptied), 'tile')} flipped this turn are shuffled "
+            f"The dragon's stinky breath! The {len(emptied)} tiles flipped this turn are shuffled "
             "and put back face down in their places."
         )
 

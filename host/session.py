@@ -211,7 +211,6 @@ class Session:
                       else f"All {hidden} tiles are face down.")
 
     def _cmd_private(self, rest: str) -> None:
-        """What NAME's own view holds beyond the shared one: exactly their secrets."""
         if not rest:
             self.out.note("Say whose private information to show: private NAME.")
             return
@@ -220,11 +219,9 @@ class Session:
         except IllegalAction as refusal:
             self.out.note(str(refusal))
             return
-        shared, own = self.state.view(None), self.state.view(player)
-        secrets = {key: value for key, value in own.items() if shared.get(key) != value and key != "player"}
         self.out.note(f"Private for {player}:")
-        for key, value in secrets.items() or [("secrets", "none right now")]:
-            self.out.note(f"  {key.replace('_', ' ')}: {value}")
+        for line in self.state.secrets(player) or ["You have no secret right now."]:
+            self.out.note(f"  {line}")
 
     def _cmd_undo(self, rest: str) -> None:
         try:

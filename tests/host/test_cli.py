@@ -112,3 +112,13 @@ def test_undo_is_saved(tmp_path):
     run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="storyteller Leo\nclue Hmm\nundo\nquit\n")
     with GameStore(tmp_path / "games.sqlite3") as store:
         assert [str(action) for action in store.actions(1)] == ["storyteller Leo"]
+
+
+def test_a_vote_stays_off_the_shared_screen_until_asked_for_privately(tmp_path):
+    lines = ["storyteller Julián", "clue Hope", "shown", "vote Leo 4", "private Leo", "private Tomás"]
+    result = run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="\n".join(lines) + "\n")
+    out = result.stdout.splitlines()
+    private_at = out.index("> private Leo")
+    assert out[out.index("> vote Leo 4") + 1:private_at] == ["Leo has voted (1 of 4)."]
+    assert out[private_at + 1:private_at + 3] == ["Private for Leo:", "  Your vote: card 4."]
+    assert out[private_at + 4:private_at + 6] == ["Private for Tomás:", "  You have no secret right now."]
