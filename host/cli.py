@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("game", choices=sorted(GAMES))
     commands.add_parser("demo", help="watch a scripted Stories! story, no microphone needed")
     commands.add_parser("tick", help="judge which written terms a story transcript ticks", add_help=False)
+    commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
     return parser
 
 
@@ -114,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         from host.tick_command import main as tick_main
 
         return tick_main(argv[1:])
+    if argv[:1] == ["models"]:
+        from host.models_command import main as models_main
+
+        return models_main(argv[1:])
     options = _parser().parse_args(argv)
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules, "demo": _demo}
     try:

@@ -1,0 +1,137 @@
+"""`storyhost models`: see, fetch, install and check the speech and language models.
+
+    storyhost models list                       every known model, its size, and where it is installed
+    storyhost models download NAME              fetch a Vosk model, check it and install it
+    storyhost models install ZIP [--name NAME]  install a Vosk model from a zip brought here (offline)
+    storyhost models verify [NAME]              check one installed model, or all of them
+    storyhost models path NAME|LANGUAGE         print the folder of a model (e.g. `path en`)
+
+A user error (unknown name, model not installed, offline, checksum mismatch, bad zip) ends with
+one line on stderr and exit status 2; `verify` exits 1 when a model fails its check.
+$STORYHOST_MODEL_MANIFEST replaces the built-in manifest with another file.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from models import (
+    Installed,
+    Manifest,
+    ModelEntry,
+    ModelError,
+    ModelNotFound,
+    download,
+    find_model,
+    install_root,
+    install_zip,
+    load_manifest,
+    verify,
+)
+from models.locate import installed_models, locate_vosk, spacy_location
+
+PROG = "storyhost models"
+
+
+class _Failure(Exception):
+    """A usage error: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + message
+        raise _Failure(f"{PROG}: {message}; see '{PROG} --help'.")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="See, fetch, install and check speech and language models.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    commands.add_parser("list", help="every known model, its size, and where it is installed")
+    fetch = commands.add_parser("download", help="fetch a Vosk model, check it and install it")
+    fetch.add_argument("name", help="the model's name, as 'storyhost models list' shows it")
+    local = commands.add_parser("install", help="install a Vosk model from a zip file (the offline way)")
+    local.add_argument("zip", type=Path, help="the model's .zip file")
+    local.add_argument("--name", help="install under this name (default: the zip's top folder)")
+    check = commands.add_parser("verify", help="check one installed model, or all of them")
+    check.add_argument("name", nargs="?", help="the model to check (default: every installed model)")
+    where = commands.add_parser("path", help="print the folder of a model")
+    where.add_argument("name", help="a model name, or a language such as en or de for its speech model")
+    return parser
+
+
+def _size(size: int | None) -> str:
+    if size is None:
+        return "?"
+    return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
+
+
+def _where(entry: ModelEntry, manifest: Manifest) -> str:
+    try:
+        if entry.kind == "spacy":
+            return f"installed  {spacy_location(entry)}"
+        return f"installed  {locate_vosk(entry.name, manifest).path}"
+    except ModelNotFound:
+        return "not installed"
+
+
+def _list() -> int:
+    manifest = load_manifest()
+    print(f"Known models (storyhost installs Vosk models into {install_root()}):")
+    width = max(len(entry.name) for entry in manifest.entries)
+    for entry in manifest.entries:
+        size = f"pip {entry.version}" if entry.kind == "spacy" else _size(entry.size)
+        print(f"  {entry.name:<{width}}  {entry.kind:<5}  {entry.language:<5}  {size:>9}  {_where(entry, manifest)}")
+    for found in installed_models():
+        if manifest.get(found.name) is None:
+            print(f"Also found: {found.path} ({found.place.label}).")
+    return 0
+
+
+def _report(installed: Installed) -> None:
+    if installed.already:
+        print(f"{installed.name} is already installed in {installed.path}.")
+    else:
+        print(f"Installed {installed.name} in {installed.path} ({installed.checked}).")
+
+
+def _verify(name: str | None) -> int:
+    verdicts = verify(name)
+    for verdict in verdicts:
+        where = f" ({verdict.path})" if verdict.path else ""
+        print(f"{verdict.name}: {'ok' if verdict.ok else 'FAILED'}, {verdict.detail}{where}.")
+    if not verdicts:
+        print("Nothing to verify: no model is installed; 'storyhost models list' shows what can be.")
+    return 0 if all(verdict.ok for verdict in verdicts) else 1
+
+
+def main(argv: list[str]) -> int:
+    try:
+        options = _parser().parse_args(argv)
+    except _Failure as failure:
+        print(failure, file=sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    try:
+        if options.command == "list":
+            return _list()
+        if options.command == "download":
+            _report(download(options.name))
+            return 0
+        if options.command == "install":
+            _report(install_zip(options.zip, options.name))
+            return 0
+        if options.command == "verify":
+            return _verify(options.name)
+        print(find_model(options.name))
+        return 0
+    except ModelError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nStopped; nothing was installed.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,300 @@
+"""Downloading and installing Vosk models, so that a half-done one is never used.
+
+A download streams into a hidden temporary file beside the models, hashing as it goes; its size
+and checksums are checked against the manifest; the zip is extracted into a hidden temporary
+folder in the same place, the completion marker is written last, and only then is the folder
+renamed (atomically) to the model's name. An interruption at any point leaves only hidden
+leftovers, which the next attempt at the same model removes (so two installs of the same model
+must not run at once).
+"""
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+
+from models.errors import BadArchive, ChecksumMismatch, DownloadFailed, ModelError, ModelNotFound, Offline, UnknownModel
+from models.locate import MARKER, find_model, install_root, layout_problem
+from models.manifest import Manifest, ModelEntry, load_manifest, usable_name
+
+CHUNK = 1 << 20
+TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Installed:
+    name: str
+    path: Path
+    checked: str  # what was verified about the archive, in words
+    already: bool = False
+
+
+class _Digests:
+    def __init__(self) -> None:
+        self.size = 0
+        self.sha256 = hashlib.sha256()
+        self.md5 = hashlib.md5(usedforsecurity=False)
+
+    def update(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        self.sha256.update(chunk)
+        self.md5.update(chunk)
+
+    def hexdigest(self, algorithm: str) -> str:
+        return getattr(self, algorithm).hexdigest()
+
+
+def check_archive(entry: ModelEntry, digests: _Digests) -> str:
+    """Compare an archive with the manifest; return what was verified, in words."""
+    if entry.size is not None and digests.size != entry.size:
+        raise ChecksumMismatch(
+            f"The archive for {entry.name} has {digests.size} bytes, not the published {entry.size}: it is incomplete"
+            " or not the published file, so nothing was installed; download it again."
+        )
+    known = [algorithm for algorithm in ("sha256", "md5") if getattr(entry, algorithm)]
+    for algorithm in known:
+        actual, expected = digests.hexdigest(algorithm), getattr(entry, algorithm)
+        if actual != expected:
+            raise ChecksumMismatch(
+                f"The archive for {entry.name} has {algorithm} {actual}, not the expected {expected}: it is corrupt"
+                " or not the published file, so nothing was installed; download it again."
+            )
+    if known:
+        return f"{' and '.join(known)} verified"
+    if entry.size is not None:
+        return "no published checksum is known: only its size and its layout were checked"
+    return "no published size or checksum is known: only its layout was checked"
+
+
+def _vosk_entry(name: str, manifest: Manifest) -> ModelEntry:
+    entry = manifest.get(name)
+    if entry is None:
+        known = ", ".join(entry.name for entry in manifest.entries if entry.kind == "vosk")
+        raise UnknownModel(f"There is no model called {name!r} in the manifest; choose one of {known}.")
+    if entry.kind != "vosk":
+        raise UnknownModel(f"{name} is a spaCy pipeline, installed by pip: run `pip install {entry.pip}`.")
+    return entry
+
+
+def _already_installed(name: str, manifest: Manifest) -> Path | None:
+    try:
+        return find_model(name, manifest)
+    except ModelNotFound:
+        return None
+
+
+def _clear_leftovers(root: Path, name: str) -> None:
+    for leftover in root.glob(f".{name}.*"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+        else:
+            leftover.unlink(missing_ok=True)
+
+
+def _top_folder(archive: Path, names: list[str]) -> str | None:
+    """The single folder every member of a zip lies in, if there is one."""
+    if any(PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts for name in names):
+        raise BadArchive(f"{archive} has members outside its own folder, which is unsafe; nothing was installed.")
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) == 1 and all("/" in name for name in names):
+        return tops.pop()
+    return None
+
+
+def _unreadable(archive: Path, error: Exception) -> BadArchive:
+    return BadArchive(f"{archive} is not a readable zip ({error}): it is damaged or incomplete; download it again.")
+
+
+def _write_marker(model: Path, record: dict[str, object]) -> None:
+    files = {str(path.relative_to(model)): path.stat().st_size for path in sorted(model.rglob("*")) if path.is_file()}
+    record = {**record, "files": files, "installed": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    staged = model / f"{MARKER}.tmp"
+    staged.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    os.replace(staged, model / MARKER)
+
+
+def _install_archive(archive: Path, name: str, root: Path, record: dict[str, object]) -> Path:
+    """Extract `archive` as the model `name` in `root`: all of it, or nothing."""
+    target = root / name
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.extract-", dir=root))
+    try:
+        try:
+            with zipfile.ZipFile(archive) as bundle:
+                top = _top_folder(archive, bundle.namelist())
+                bundle.extractall(staging)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+            raise _unreadable(archive, error) from error
+        model = staging / top if top else staging
+        problem = layout_problem(model)
+        if problem is not None:
+            raise BadArchive(f"{archive} does not hold a Vosk model ({problem}); nothing was installed.")
+        _write_marker(model, {"name": name, **record})
+        if target.exists():  # not a complete model (it would have been found): an interrupted copy
+            shutil.rmtree(target)
+        os.replace(model, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+@contextmanager
+def _writable(root: Path) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        raise ModelError(
+            f"Cannot write the model into {root}: {error.strerror or error}; free some space, or set"
+            " STORYHOST_DATA_DIR to a folder you can write to."
+        ) from error
+
+
+def offline_message(entry: ModelEntry, reason: object) -> str:
+    host = urlsplit(entry.url or "").netloc or entry.url
+    return (
+        f"Cannot download {entry.name}: {host} cannot be reached ({reason}). On a machine with internet, download"
+        f" {entry.url}, bring the file here and run `storyhost models install {entry.zip_name}`."
+    )
+
+
+@contextmanager
+def _progress(entry: ModelEntry, total: int | None, show: bool) -> Iterator[Callable[[int], None]]:
+    console = Console(stderr=True)
+    source = urlsplit(entry.url or "").netloc
+    columns = (
+        TextColumn(f"{entry.name} from {source}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, disable=not (show and console.is_terminal)) as progress:
+        task = progress.add_task("download", total=total)
+        yield lambda advance: progress.update(task, advance=advance)
+
+
+def _fetch(entry: ModelEntry, part: Path, show_progress: bool, timeout: float) -> _Digests:
+    """Stream the archive into `part`, hashing it on the way."""
+    request = urllib.request.Request(entry.url or "", headers={"User-Agent": "storyhost"})
+    try:
+        response = urllib.request.urlopen(request, timeout=timeout)
+    except urllib.error.HTTPError as error:
+        raise DownloadFailed(
+            f"The server answered {error.code} ({error.reason}) for {entry.url}; try again later, or download the file"
+            f" elsewhere and run `storyhost models install {entry.zip_name}`."
+        ) from error
+    except urllib.error.URLError as error:
+        raise Offline(offline_message(entry, error.reason)) from error
+    except (TimeoutError, ConnectionError) as error:
+        raise Offline(offline_message(entry, error)) from error
+    except http.client.HTTPException as error:
+        raise DownloadFailed(f"The server sent a broken answer for {entry.url} ({error!r}); try again later.") from error
+    digests = _Digests()
+    expected = int(response.headers.get("Content-Length") or 0) or entry.size
+    with response, part.open("wb") as output, _progress(entry, expected, show_progress) as advance:
+        while True:
+            try:
+                chunk = response.read(CHUNK)
+            except (OSError, http.client.HTTPException) as error:
+                raise DownloadFailed(
+                    f"The download of {entry.name} broke off after {digests.size} bytes ({error}); nothing was"
+                    " installed: run the command again."
+                ) from error
+            if not chunk:
+                break
+            output.write(chunk)
+            digests.update(chunk)
+            advance(len(chunk))
+    if expected is not None and digests.size < expected:
+        raise DownloadFailed(
+            f"The download of {entry.name} stopped after {digests.size} of {expected} bytes; nothing was installed:"
+            " run the command again."
+        )
+    return digests
+
+
+def download(
+    name: str, manifest: Manifest | None = None, show_progress: bool = True, timeout: float = TIMEOUT_SECONDS
+) -> Installed:
+    """Download, check and install the manifest's Vosk model `name`, unless it is installed already."""
+    manifest = manifest or load_manifest()
+    entry = _vosk_entry(name, manifest)
+    existing = _already_installed(name, manifest)
+    if existing is not None:
+        return Installed(name, existing, "already installed", already=True)
+    root = install_root()
+    with _writable(root):
+        root.mkdir(parents=True, exist_ok=True)
+        _clear_leftovers(root, name)
+        handle, part_name = tempfile.mkstemp(prefix=f".{name}.zip.part-", dir=root)
+        os.close(handle)
+        part = Path(part_name)
+        try:
+            digests = _fetch(entry, part, show_progress, timeout)
+            checked = check_archive(entry, digests)
+            record = {"source": entry.url, "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
+                      "md5": digests.hexdigest("md5"), "checked": checked}
+            path = _install_archive(part, name, root, record)
+        finally:
+            part.unlink(missing_ok=True)
+    return Installed(name, path, checked)
+
+
+def _hash_file(path: Path) -> _Digests:
+    digests = _Digests()
+    with path.open("rb") as source:
+        while chunk := source.read(CHUNK):
+            digests.update(chunk)
+    return digests
+
+
+def model_name_in(archive: Path) -> str:
+    """The model name a zip implies: its single top folder, else the file name without .zip."""
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            return _top_folder(archive, bundle.namelist()) or archive.stem
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        raise _unreadable(archive, error) from error
+
+
+def install_zip(archive: Path, name: str | None = None, manifest: Manifest | None = None) -> Installed:
+    """Install a Vosk model from a local zip (the offline path), checked against the manifest
+    when it lists the model; `name` overrides the name the zip implies."""
+    manifest = manifest or load_manifest()
+    if not archive.is_file():
+        raise BadArchive(f"There is no file {archive}; give the path of the model's .zip file.")
+    name = name or model_name_in(archive)
+    if not usable_name(name):
+        raise BadArchive(f"{name!r} cannot be a model's folder name; give one with --name (letters, digits, '.', '-', '_').")
+    entry = manifest.get(name)
+    if entry is not None and entry.kind != "vosk":
+        raise UnknownModel(f"{name} is a spaCy pipeline, installed by pip: run `pip install {entry.pip}`.")
+    existing = _already_installed(name, manifest)
+    if existing is not None:
+        return Installed(name, existing, "already installed", already=True)
+    try:
+        digests = _hash_file(archive)
+    except OSError as error:
+        raise BadArchive(f"Cannot read {archive}: {error.strerror or error}.") from error
+    checked = (
+        check_archive(entry, digests) if entry else "not in the manifest, so no checksum is known: only its layout was checked"
+    )
+    record = {"source": str(archive.resolve()), "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
+              "md5": digests.hexdigest("md5"), "checked": checked}
+    root = install_root()
+    with _writable(root):
+        root.mkdir(parents=True, exist_ok=True)
+        _clear_leftovers(root, name)
+        path = _install_archive(archive, name, root, record)
+    return Installed(name, path, checked)
