@@ -1,1 +1,26 @@
-"""Language: term rules, sameness and ticking over text."""
+"""Language: term rules, sameness and ticking over text.
+
+`load_referee()` gives the `TermReferee` (which terms may be written, which are the same);
+`TickTracker` follows a story, typed or recognized word by word, and ticks terms off.
+"""
+
+from nlp.referee import (
+    REASONS,
+    LanguageResourceMissing,
+    TermReferee,
+    Verdict,
+    load_referee,
+)
+from nlp.ticks import HeardWord, TickEvent, TickTracker, judge_transcript
+
+__all__ = [
+    "REASONS",
+    "HeardWord",
+    "LanguageResourceMissing",
+    "TermReferee",
+    "TickEvent",
+    "TickTracker",
+    "Verdict",
+    "judge_transcript",
+    "load_referee",
+]

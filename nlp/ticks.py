@@ -1,0 +1,378 @@
+"""Ticking terms off while the storyteller speaks.
+
+A term ticks when the words heard, in some inflected form, spell it as a whole word or a whole
+compound: "froze" ticks "freeze", "polar bears" ticks "Polar bear", "ice cold" ticks
+"ice-cold", "snow man" ticks "snowman". A part of a compound never ticks on its own, so every
+match is checked at both edges: an edge is closed when the words on either side form a compound,
+that is when
+
+- a noun or adjective entry of WordNet that begins and ends with a content word covers both
+  sides ("polar | bears", "ice | cold", "ice | cream" but not "all | night"); or
+- both sides are nouns in context, the first not a plural nor an -ing form of a verb and the
+  second not a name ("motor | sled", "research | mission", "snow | man"; not "dogs | bone",
+  "burning | barn", "a hole | Anna"). The tags come
+  from spaCy's tagger limited to the tags the lexicon allows (nlp.tagger); and when no other word
+  around is a verb, a second noun that can be a verb agreeing with the first is that verb
+  ("the ship | sails at dawn").
+
+An adjective before a noun is free unless WordNet lists the pair ("big expedition" ticks "big"
+and "expedition", "polar bear" ticks neither). Words are compared whole, never as substrings
+("cat" is not in "category"), and a one-word term heard as several words must be heard as one
+compound ("snow man" is "snowman", "the snow fell" is no "snowfall").
+
+Input is the recognizer's hypothesis, one utterance at a time: lowercase words without
+punctuation, maybe with times, confidences and alternatives, revised until final. Compounds
+never span two utterances (a pause), nor two clauses of typed text; without a pause, words of
+two sentences can still read as a compound ("... the ocean | parrots screamed"). A decision at
+the end of the hypothesis waits for the next word (and, when a noun+noun compound is possible,
+two more words of context) or for the end of the utterance. Each term ticks at most once; a
+revision that removes the evidence of a tick emits an "untick" (and a new "tick" if other words
+still say it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
+from nlp.referee import TermReferee, clauses
+from nlp.soundalike import SoundAlike
+from nlp.wordclass import NUMBERS, is_function_word
+
+LEFT_CONTEXT = 4  # words before a boundary the tagger sees
+RIGHT_CONTEXT = 2  # words after it
+_REACH = max(RIGHT_CONTEXT, MAX_PHRASE - 2)  # how far right of a boundary its decision looks
+_TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
+
+
+@lru_cache(maxsize=65536)
+def _token(text: str) -> str:
+    """A heard word as the matcher compares it: lowercase letters, inner hyphens/apostrophes."""
+    text = re.sub(r"\(\d+\)$", "", text.strip())  # PocketSphinx's pronunciation variants: "read(2)"
+    return re.sub(r"[^a-z'-]", "", text.lower().replace("’", "'")).strip("-")
+
+
+@lru_cache(maxsize=65536)
+def _filler(text: str) -> bool:
+    """Not a word: PocketSphinx's <s>, <sil>, [NOISE] or punctuation alone."""
+    return not _token(text) or text.lstrip().startswith(("<", "["))
+
+
+@dataclass(frozen=True)
+class HeardWord:
+    """One recognized (or typed) word; times are seconds into the audio."""
+
+    text: str
+    start: float | None = None
+    end: float | None = None
+    confidence: float | None = None
+    alternatives: tuple[tuple[str, float | None], ...] = ()
+
+    @classmethod
+    def of(cls, item: HeardWord | str | Mapping[str, Any]) -> HeardWord:
+        """From a word, or a recognizer's mapping (Vosk style: word, start, end, conf;
+        alternatives as texts, [text, conf] pairs or mappings)."""
+        if isinstance(item, HeardWord):
+            return item
+        if isinstance(item, str):
+            return cls(item)
+        alternatives = []
+        for alt in item.get("alternatives", ()):
+            if isinstance(alt, str):
+                alternatives.append((alt, None))
+            elif isinstance(alt, Mapping):
+                alternatives.append((alt.get("word", alt.get("text", "")), alt.get("conf", alt.get("confidence"))))
+            else:
+                alternatives.append((alt[0], alt[1]))
+        return cls(
+            str(item.get("word", item.get("text", ""))),
+            item.get("start"),
+            item.get("end"),
+            item.get("conf", item.get("confidence")),
+            tuple(alternatives),
+        )
+
+
+@dataclass(frozen=True)
+class TickEvent:
+    """A term ticked (or unticked): `index` is its place in the player's list, `evidence` the
+    words heard, `time` the end of the last of them (None for typed text)."""
+
+    kind: str  # "tick" or "untick"
+    player: str
+    term: str
+    index: int
+    evidence: str
+    time: float | None
+
+
+@dataclass
+class _Segment:
+    """One utterance, or one clause of typed text."""
+
+    words: list[HeardWord] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    signatures: list[tuple] = field(default_factory=list)
+    prefixes: list[set[tuple[int, str]]] = field(default_factory=list)  # spans ending here: (start, key so far)
+    hits: list[tuple[int, int, int]] = field(default_factory=list)  # (end, term id, start), by end
+    joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
+    valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
+    settled: int = 0  # every hit ending before this word is decided and in `valid`
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class _Tick:
+    segment: int
+    start: int
+    end: int
+    event: TickEvent
+
+
+class TickTracker:
+    """Follows the story and says when each player's terms are heard.
+
+    `terms` maps each player to the terms they wrote (already checked with the referee).
+    `min_confidence` ignores words the recognizer is less sure of; an alternative counts from
+    `alternative_confidence` on (or always when it has no confidence); `sound_alike`, a
+    similarity between 0 and 1, also accepts words pronounced like a term's word (off: None).
+    """
+
+    def __init__(
+        self,
+        referee: TermReferee,
+        terms: Mapping[str, Sequence[str]],
+        *,
+        min_confidence: float = 0.0,
+        alternative_confidence: float = 0.5,
+        sound_alike: float | None = None,
+    ) -> None:
+        self._lexicon = referee.lexicon
+        self._tagger = referee.tagger
+        self._terms = [(player, i, term) for player, written in terms.items() for i, term in enumerate(written)]
+        self._players = list(terms)
+        self._by_key: dict[str, list[int]] = {}
+        for tid, (_, _, term) in enumerate(self._terms):
+            for key in referee.keys(term):
+                self._by_key.setdefault(key, []).append(tid)
+        self._one_word = {tid for tid, (_, _, term) in enumerate(self._terms) if len(referee.words(term)) == 1}
+        self._prefixes = {key[:n] for key in self._by_key for n in range(1, len(key) + 1)}
+        self._min_confidence = min_confidence
+        self._alternative_confidence = alternative_confidence
+        self._sound_alike = (
+            SoundAlike(self._lexicon, {w for _, _, t in self._terms for w in referee.words(t)}, sound_alike)
+            if sound_alike is not None
+            else None
+        )
+        self._segments: list[_Segment] = []
+        self._ticks: dict[int, _Tick] = {}
+
+    # -- input -----------------------------------------------------------------------------
+    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
+        """The recognizer's current hypothesis of the current utterance (it replaces the previous
+        one); `final` closes the utterance, and the next update starts a new one."""
+        heard = [w if type(w) is HeardWord else HeardWord.of(w) for w in words]
+        heard = [w for w in heard if not _filler(w.text)]
+        if not self._segments or self._segments[-1].final:
+            self._segments.append(_Segment())
+        self._revise(self._segments[-1], heard, final)
+        return self._settle(len(self._segments) - 1)
+
+    def say(self, text: str) -> list[TickEvent]:
+        """Typed story text: punctuation, hyphens and capitals allowed; each clause is final."""
+        events = self.finish()
+        for clause in clauses(text):
+            words = [HeardWord(word) for word in _TYPED_WORD.findall(clause)]
+            if words:
+                events += self.update(words, final=True)
+        return events
+
+    def finish(self) -> list[TickEvent]:
+        """The story ended: the open utterance, if any, is final."""
+        if not self._segments or self._segments[-1].final:
+            return []
+        self._segments[-1].final = True
+        return self._settle(len(self._segments) - 1)
+
+    # -- output ----------------------------------------------------------------------------
+    def ticked(self) -> dict[str, list[TickEvent | None]]:
+        """For each player, in the order written: the tick of each term, or None."""
+        result: dict[str, list[TickEvent | None]] = {player: [] for player in self._players}
+        for tid, (player, _, _) in enumerate(self._terms):
+            tick = self._ticks.get(tid)
+            result[player].append(tick.event if tick else None)
+        return result
+
+    # -- matching --------------------------------------------------------------------------
+    def _revise(self, seg: _Segment, heard: list[HeardWord], final: bool) -> None:
+        """Replace the segment's words, redoing only what the first changed word `p` affects."""
+        signatures = [(w.text, w.confidence, w.alternatives) for w in heard]
+        p = len(seg.signatures)
+        if signatures[:p] != seg.signatures:  # not just words added at the end
+            p = 0
+            while p < min(len(signatures), len(seg.signatures)) and signatures[p] == seg.signatures[p]:
+                p += 1
+        del seg.tokens[p:], seg.signatures[p:], seg.prefixes[p:]
+        while seg.hits and seg.hits[-1][0] > p:
+            seg.hits.pop()
+        for k in [k for k in seg.joined if k >= p - _REACH]:
+            del seg.joined[k]
+        seg.settled = min(seg.settled, p - _REACH)
+        for spans in seg.valid.values():
+            spans -= {span for span in spans if span[1] >= seg.settled}
+        seg.words = list(heard)
+        for word, signature in zip(heard[p:], signatures[p:]):
+            self._append(seg, word, signature)
+        seg.final = final
+
+    def _append(self, seg: _Segment, word: HeardWord, signature: tuple) -> None:
+        j = len(seg.tokens)
+        seg.tokens.append(_token(word.text))
+        seg.signatures.append(signature)
+        options = self._options(word)
+        spans = {(j, key) for key in options if key in self._prefixes}
+        if seg.prefixes:
+            spans |= {(s, x + key) for s, x in seg.prefixes[-1] for key in options if x + key in self._prefixes}
+        seg.prefixes.append(spans)
+        for start, key in spans:
+            seg.hits += [(j + 1, tid, start) for tid in self._by_key.get(key, ())]
+
+    def _options(self, word: HeardWord) -> frozenset[str]:
+        """The keys a heard word can stand for: its own, its alternatives', sound-alikes'."""
+        if word.confidence is not None and word.confidence < self._min_confidence:
+            return frozenset()
+        token = _token(word.text)
+        keys = set(self._lexicon.keys(token))
+        for text, confidence in word.alternatives:
+            if (confidence is None or confidence >= self._alternative_confidence) and _token(text):
+                keys |= self._lexicon.keys(_token(text))
+        if self._sound_alike:
+            keys |= self._sound_alike.keys(token)
+        return frozenset(keys)
+
+    def _joined(self, seg: _Segment, k: int) -> bool | None:
+        """Whether words k-1 and k belong to one compound (None: not known yet)."""
+        if k <= 0:
+            return False
+        if k >= len(seg.tokens):
+            return False if seg.final else None
+        if k not in seg.joined:
+            decision = self._decide(seg, k)
+            if decision is None:
+                return None
+            seg.joined[k] = decision
+        return seg.joined[k]
+
+    def _decide(self, seg: _Segment, k: int) -> bool | None:
+        tokens, n = seg.tokens, len(seg.tokens)
+        first, second = tokens[k - 1], tokens[k]
+        if first.endswith(("'s", "'")):
+            return False  # a possessive: "the dog's bone"
+        collocation = self._collocation(seg, k)
+        if collocation:
+            return True
+        if not self._may_be_nouns(first, second):
+            return collocation
+        if collocation is None or (k + 1 + RIGHT_CONTEXT > n and not seg.final):
+            return None
+        if seg.words[k].text[:1].isupper() or self._lexicon.is_name(second):
+            return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
+        lo = max(0, k - 1 - LEFT_CONTEXT)
+        tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
+        if tags[k - 1 - lo] not in NOUN_TAGS - {"NNS", "NNPS"} or tags[k - lo] not in NOUN_TAGS:
+            return False
+        # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
+        # that can be one agreeing with the first ("sails", not "sled") is that verb
+        verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
+        return bool(verbs) or not ({"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()))
+
+    def _may_be_nouns(self, first: str, second: str) -> bool:
+        """Whether the two words could make a noun+noun compound. A first word in -ing that is a
+        verb form is a participle ("the burning barn"); gerund compounds that are words of their
+        own ("swimming pool", "sleeping bag") are WordNet collocations."""
+        if first.endswith("ing") and "VERB" in self._lexicon.readings(first):
+            return False
+        return all(
+            not is_function_word(word) and word not in NUMBERS and self._lexicon.can_be_noun(word)
+            for word in (first, second)
+        )
+
+    def _collocation(self, seg: _Segment, k: int) -> bool | None:
+        """Whether a WordNet entry covers words k-1 and k (None: one may, once more words come)."""
+        pending = False
+        for start in range(max(0, k - MAX_PHRASE + 1), k):
+            for end in range(k + 1, start + MAX_PHRASE + 1):
+                words = tuple(part for token in seg.tokens[start:end] for part in token.split("-"))
+                if is_function_word(words[0]) or (end <= len(seg.tokens) and is_function_word(words[-1])):
+                    continue  # "all-night", "up-to-date": a compound starts and ends with a content word
+                if end > len(seg.tokens):
+                    pending = pending or (not seg.final and self._lexicon.collocation(words, complete=False))
+                    break
+                if self._lexicon.collocation(words):
+                    return True
+        return None if pending else False
+
+    def _settle(self, si: int) -> list[TickEvent]:
+        """Ticks and unticks after segment `si` changed."""
+        seg = self._segments[si]
+        pending = len(seg.tokens) + 1
+        for end, tid, start in reversed(seg.hits):
+            if end < seg.settled:
+                break
+            edges = (self._joined(seg, start), self._joined(seg, end), self._whole(seg, tid, start, end))
+            if None in edges:
+                pending = min(pending, end)
+            elif edges == (False, False, True):
+                seg.valid.setdefault(tid, set()).add((start, end))
+        seg.settled = pending
+        events: list[TickEvent] = []
+        lost = set()
+        for tid, tick in list(self._ticks.items()):
+            if tick.segment == si and not (
+                (tick.start, tick.end) in seg.valid.get(tid, ())
+                and self._evidence(seg, tick.start, tick.end) == tick.event.evidence
+            ):
+                del self._ticks[tid]
+                lost.add(tid)
+                events.append(replace(tick.event, kind="untick"))
+        for tid, (player, index, term) in enumerate(self._terms):
+            if tid in self._ticks:
+                continue
+            for sj in range(len(self._segments)) if tid in lost else (si,):
+                spans = self._segments[sj].valid.get(tid)
+                if spans:
+                    start, end = min(spans)
+                    words = self._segments[sj].words
+                    event = TickEvent(
+                        "tick", player, term, index, self._evidence(self._segments[sj], start, end), words[end - 1].end
+                    )
+                    self._ticks[tid] = _Tick(sj, start, end, event)
+                    events.append(event)
+                    break
+        return events
+
+    def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
+        """A one-word term heard as several words must be heard as one compound: "snow man" is
+        "snowman", but "the snow fell" is no "snowfall"."""
+        if end - start == 1 or tid not in self._one_word:
+            return True
+        inside = [self._joined(seg, k) for k in range(start + 1, end)]
+        return False if False in inside else None if None in inside else True
+
+    @staticmethod
+    def _evidence(seg: _Segment, start: int, end: int) -> str:
+        return " ".join(word.text.strip() for word in seg.words[start:end])
+
+
+def judge_transcript(
+    referee: TermReferee, terms: Mapping[str, Sequence[str]], text: str
+) -> dict[str, list[TickEvent | None]]:
+    """Which terms a whole typed story ticks: for each player, the tick of each term or None."""
+    tracker = TickTracker(referee, terms)
+    tracker.say(text)
+    tracker.finish()
+    return tracker.ticked()

@@ -1,0 +1,128 @@
+"""`storyhost tick` through a real process: the exact contract scripts depend on."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD = "When I was in the Arctic recently..."
+STORY = (
+    "I was on a big expedition there as part of a research mission. It was ice-cold and we froze terribly. "
+    "Snow lay everywhere and so we often rode the motor sled. We also saw polar bears and seals... "
+    "We flew in from Canada and on the way back we were also in Russia. We were also in Alaska for a moment."
+)
+TERMS = {
+    "Sabine": ["Snow", "cold", "Polar bear", "Igloo", "the"],
+    "Stephan": ["Snow", "Greenland", "Polar bears", "Eskimo", "freeze", "froze"],
+    "Melanie": ["Snow", "Seal", "Canada", "Ice", "sled", "Arctic"],
+}
+
+
+def tick(*args: str) -> subprocess.CompletedProcess:
+    command = "import sys; from host.tick_command import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", command, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.fixture
+def files(tmp_path):
+    terms = tmp_path / "terms.json"
+    terms.write_text(json.dumps(TERMS), encoding="utf-8")
+    story = tmp_path / "story.txt"
+    story.write_text(STORY, encoding="utf-8")
+    return terms, story
+
+
+def entry(term, status, reason=None, evidence=None):
+    return {"term": term, "status": status, "reason": reason, "evidence": evidence, "time": None}
+
+
+def test_json_output_is_exactly_the_contract(files):
+    terms, story = files
+    done = tick("--card", CARD, "--terms", str(terms), "--transcript", str(story), "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout) == {
+        "players": {
+            "Sabine": [
+                entry("Snow", "ticked", evidence="Snow"),
+                entry("cold", "not_heard"),
+                entry("Polar bear", "ticked", evidence="polar bears"),
+                entry("Igloo", "not_heard"),
+                entry("the", "rejected", reason="pronoun"),
+            ],
+            "Stephan": [
+                entry("Snow", "ticked", evidence="Snow"),
+                entry("Greenland", "not_heard"),
+                entry("Polar bears", "ticked", evidence="polar bears"),
+                entry("Eskimo", "not_heard"),
+                entry("freeze", "ticked", evidence="froze"),
+                entry("froze", "rejected", reason="duplicate"),
+            ],
+            "Melanie": [
+                entry("Snow", "ticked", evidence="Snow"),
+                entry("Seal", "ticked", evidence="seals"),
+                entry("Canada", "ticked", evidence="Canada"),
+                entry("Ice", "not_heard"),
+                entry("sled", "not_heard"),
+                entry("Arctic", "rejected", reason="on_card"),
+            ],
+        }
+    }
+    assert done.stdout.count("\n") == 1
+
+
+def test_readable_lines(files):
+    terms, story = files
+    done = tick("--card", CARD, "--terms", str(terms), "--transcript", str(story))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert len(lines) == 17
+    assert lines[0] == 'Sabine: "Snow" ticked, heard "Snow".'
+    assert lines[1] == 'Sabine: "cold" not heard.'
+    assert lines[4] == (
+        'Sabine: "the" rejected (pronoun). "the" is an article, and articles count as pronouns, '
+        "which are not allowed. Write a noun, a verb or an adjective instead."
+    )
+    assert lines[16].startswith('Melanie: "Arctic" rejected (on_card). "Arctic" is on the story card')
+
+
+def test_bad_input_exits_2_with_one_line(files, tmp_path):
+    terms, story = files
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"Ann": ["dog"', encoding="utf-8")
+    shapeless = tmp_path / "shapeless.json"
+    shapeless.write_text('["dog", "cat"]', encoding="utf-8")
+    cases = [
+        (["--card", "  ", "--terms", str(terms), "--transcript", str(story)], "card text is empty"),
+        (
+            ["--card", CARD, "--terms", str(tmp_path / "missing.json"), "--transcript", str(story)],
+            "cannot read the terms file",
+        ),
+        (
+            ["--card", CARD, "--terms", str(terms), "--transcript", str(tmp_path / "missing.txt")],
+            "cannot read the transcript",
+        ),
+        (["--card", CARD, "--terms", str(broken), "--transcript", str(story)], "not valid JSON"),
+        (["--card", CARD, "--terms", str(shapeless), "--transcript", str(story)], "must map each player"),
+        (["--card", CARD, "--terms", str(terms)], "--transcript --audio is required"),
+        (
+            ["--card", CARD, "--terms", str(terms), "--audio", str(tmp_path / "story.wav")],
+            "--audio is not available yet",
+        ),
+        (["--card", CARD, "--terms", str(terms), "--transcript", str(story), "--audio", "x.wav"], "not allowed with"),
+    ]
+    for args, says in cases:
+        done = tick(*args)
+        assert done.returncode == 2, args
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("storyhost tick: "), done.stderr
+        assert says in done.stderr
+
+
+def test_help(files):
+    done = tick("--help")
+    assert done.returncode == 0 and "usage: storyhost tick" in done.stdout

@@ -1,0 +1,213 @@
+"""Ticking with the real resources: the rulebook's round, compounds, incremental recognizer input."""
+
+from nlp import HeardWord, TickEvent, TickTracker, judge_transcript
+
+ARCTIC_STORY = (
+    "I was on a big expedition there as part of a research mission. It was ice-cold and we froze terribly. "
+    "Snow lay everywhere and so we often rode the motor sled. We also saw polar bears and seals... "
+    "We flew in from Canada and on the way back we were also in Russia. We were also in Alaska for a moment."
+)
+SHEETS = {
+    "Sabine": ["Snow", "cold", "Polar bear", "Igloo"],
+    "Stephan": ["Snow", "Greenland", "Polar bears", "Eskimo", "freeze"],
+    "Melanie": ["Snow", "Seal", "Canada", "Ice", "sled"],
+}
+
+
+def timed(words, start=0.0, step=0.5):
+    """Recognizer words, each `step` seconds long."""
+    return [HeardWord(word, start + i * step, start + (i + 1) * step) for i, word in enumerate(words.split())]
+
+
+def ticked_terms(result):
+    return {player: [tick.term for tick in ticks if tick] for player, ticks in result.items()}
+
+
+def test_the_rulebook_round(referee):
+    result = judge_transcript(referee, SHEETS, ARCTIC_STORY)
+    assert ticked_terms(result) == {
+        "Sabine": ["Snow", "Polar bear"],
+        "Stephan": ["Snow", "Polar bears", "freeze"],
+        "Melanie": ["Snow", "Seal", "Canada"],
+    }
+    assert [tick and tick.evidence for tick in result["Stephan"]] == ["Snow", None, "polar bears", None, "froze"]
+    assert result["Melanie"][1] == TickEvent("tick", "Melanie", "Seal", 1, "seals", None)
+
+
+def test_the_rulebook_round_heard_as_one_utterance_word_by_word(referee):
+    words = timed(
+        "i was on a big expedition there as part of a research mission it was ice cold and we froze terribly "
+        "snow lay everywhere and so we often rode the motor sled we also saw polar bears and seals "
+        "we flew in from canada and on the way back we were also in russia"
+    )
+    tracker = TickTracker(referee, SHEETS)
+    events = []
+    for n in range(1, len(words) + 1):
+        events += tracker.update(words[:n])
+    events += tracker.update(words, final=True)
+    assert all(event.kind == "tick" for event in events)
+    end = {word.text: word.end for word in reversed(words)}  # the first time each word ends
+    assert {(e.player, e.term, e.evidence, e.time) for e in events} == {
+        ("Stephan", "freeze", "froze", end["froze"]),
+        ("Sabine", "Snow", "snow", end["snow"]),
+        ("Stephan", "Snow", "snow", end["snow"]),
+        ("Melanie", "Snow", "snow", end["snow"]),
+        ("Sabine", "Polar bear", "polar bears", end["bears"]),
+        ("Stephan", "Polar bears", "polar bears", end["bears"]),
+        ("Melanie", "Seal", "seals", end["seals"]),
+        ("Melanie", "Canada", "canada", end["canada"]),
+    }
+    assert end["froze"] == 10.0
+    assert ticked_terms(tracker.ticked()) == ticked_terms(judge_transcript(referee, SHEETS, ARCTIC_STORY))
+
+
+def test_parts_of_compounds_never_tick_but_free_phrases_do(referee):
+    terms = [
+        "snow",
+        "man",
+        "ice",
+        "cold",
+        "motor",
+        "sled",
+        "cream",
+        "van",
+        "ice cream",
+        "polar",
+        "bear",
+        "false",
+        "teeth",
+        "big",
+        "expedition",
+        "wooden",
+        "chest",
+        "cat",
+        "snowman",
+        "ice cream van",
+        "false teeth",
+    ]
+    story = (
+        "The snowman was ice-cold. A motor sled and an ice cream van passed a polar bear with false teeth. "
+        "On a big expedition we found a wooden chest in the category of treasures."
+    )
+    result = judge_transcript(referee, {"p": terms}, story)
+    assert [tick.term for tick in result["p"] if tick] == [
+        "big",
+        "expedition",
+        "wooden",
+        "chest",
+        "snowman",
+        "ice cream van",
+        "false teeth",
+    ]
+
+
+def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
+    tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["polar bear"], "Cy": ["bear"]})
+    assert tracker.update(timed("many seals")) == []  # "seals" may still begin a compound
+    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many seals and")) == []
+    assert tracker.update(timed("many seals and polar")) == []
+    assert tracker.update(timed("many seals and polar bears")) == []
+    assert tracker.update(timed("many seals and polar bears"), final=True) == [
+        TickEvent("tick", "Bo", "polar bear", 0, "polar bears", 2.5)
+    ]
+    assert tracker.update(timed("seals again", start=5.0), final=True) == []  # each term ticks at most once
+    assert tracker.ticked()["Cy"] == [None]
+
+
+def test_a_possible_noun_noun_compound_waits_for_two_more_words(referee):
+    tracker = TickTracker(referee, {"Ann": ["seal"]})
+    assert tracker.update(timed("we saw seals and")) == []  # "saw seals" could be a compound (a saw)
+    assert tracker.update(timed("we saw seals and then")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.5)]
+
+
+def test_a_revision_that_removes_the_evidence_unticks(referee):
+    tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["freeze"]})
+    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many steals and")) == [TickEvent("untick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many steals and froze"), final=True) == [
+        TickEvent("tick", "Bo", "freeze", 0, "froze", 2.0)
+    ]
+    assert tracker.ticked() == {"Ann": [None], "Bo": [TickEvent("tick", "Bo", "freeze", 0, "froze", 2.0)]}
+
+
+def test_a_revision_can_turn_a_word_into_part_of_a_compound(referee):
+    tracker = TickTracker(referee, {"Ann": ["snow"], "Bo": ["snowman"]})
+    assert tracker.update(timed("the snow fell down and")) == [TickEvent("tick", "Ann", "snow", 0, "snow", 1.0)]
+    assert tracker.update(timed("the snow man fell down and"), final=True) == [
+        TickEvent("untick", "Ann", "snow", 0, "snow", 1.0),
+        TickEvent("tick", "Bo", "snowman", 0, "snow man", 1.5),
+    ]
+
+
+def test_when_the_evidence_goes_other_words_keep_the_tick_with_a_new_event(referee):
+    tracker = TickTracker(referee, {"Ann": ["dog"]})
+    assert tracker.update(timed("a dog barked"), final=True)[0].evidence == "dog"
+    tracker.update(timed("the dogs ran and", start=2.0))
+    assert tracker.update(timed("the cats ran and", start=2.0)) == []  # the first mention still holds
+    tracker2 = TickTracker(referee, {"Ann": ["dog"]})
+    tracker2.update(timed("a dog and the dogs ran"))
+    assert tracker2.update(timed("a cat and the dogs ran")) == [
+        TickEvent("untick", "Ann", "dog", 0, "dog", 1.0),
+        TickEvent("tick", "Ann", "dog", 0, "dogs", 2.5),
+    ]
+
+
+def test_a_noun_noun_compound_is_decided_with_context(referee):
+    tracker = TickTracker(referee, {"Ann": ["sled"], "Bo": ["motor sled"], "Cy": ["motor"]})
+    assert tracker.update(timed("we rode the motor sled")) == []
+    assert tracker.update(timed("we rode the motor sled we")) == [
+        TickEvent("tick", "Bo", "motor sled", 0, "motor sled", 2.5)
+    ]
+    assert tracker.update(timed("we rode the motor sled we also saw"), final=True) == []
+    assert tracker.ticked()["Ann"] == [None] and tracker.ticked()["Cy"] == [None]
+    verb = TickTracker(referee, {"Ann": ["sled"], "Bo": ["kid"]})
+    assert len(verb.update(timed("the kids sled down the hill"), final=True)) == 2
+
+
+def test_utterances_and_clauses_are_never_joined_into_compounds(referee):
+    terms = {"Ann": ["snow"], "Bo": ["snowman"], "Cy": ["man"]}
+    tracker = TickTracker(referee, terms)
+    tracker.update(timed("we played in the snow"), final=True)
+    tracker.update(timed("man it was cold", start=3.0), final=True)
+    assert ticked_terms(tracker.ticked()) == {"Ann": ["snow"], "Bo": [], "Cy": ["man"]}
+    assert ticked_terms(judge_transcript(referee, terms, "We played in the snow. Man, it was cold!")) == {
+        "Ann": ["snow"],
+        "Bo": [],
+        "Cy": ["man"],
+    }
+
+
+def test_confidences_and_alternatives(referee):
+    sure = TickTracker(referee, {"Ann": ["seal"]}, min_confidence=0.5)
+    assert sure.update([HeardWord("seals", 0, 1, confidence=0.3), HeardWord("swam", 1, 2)], final=True) == []
+    assert sure.update([HeardWord("seals", 2, 3, confidence=0.9)], final=True)[0].time == 3
+    alternatives = TickTracker(referee, {"Ann": ["seal"], "Bo": ["steal"]})
+    events = alternatives.update(
+        [{"word": "steals", "start": 0, "end": 1, "conf": 0.6, "alternatives": [{"word": "seals", "conf": 0.7}]}],
+        final=True,
+    )
+    assert {(e.player, e.evidence) for e in events} == {("Ann", "steals"), ("Bo", "steals")}
+    unlikely = TickTracker(referee, {"Ann": ["seal"]})
+    assert unlikely.update([HeardWord("steals", alternatives=(("seals", 0.2),))], final=True) == []
+
+
+def test_sound_alike_matching_is_off_unless_asked(referee):
+    words = [HeardWord("zeal", 0.0, 0.4), HeardWord("swam", 0.4, 0.8)]
+    assert TickTracker(referee, {"Ann": ["seal"]}).update(words, final=True) == []
+    tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["feel"]}, sound_alike=0.8)
+    assert tracker.update(words, final=True) == [TickEvent("tick", "Ann", "seal", 0, "zeal", 0.4)]
+
+
+def test_recognizer_fillers_and_variants_are_ignored(referee):
+    tracker = TickTracker(referee, {"Ann": ["read"], "Bo": ["noise"]})
+    events = tracker.update(["<s>", "we", "[NOISE]", "read(2)", "<sil>", "books", "</s>"], final=True)
+    assert [(e.term, e.evidence) for e in events] == [("read", "read(2)")]
+
+
+def test_typed_text_keeps_hyphens_capitals_and_punctuation(referee):
+    terms = {"p": ["ice-cold", "ice", "king", "crown", "Anna", "hole", "colour", "snow man"]}
+    story = "The ICE-COLD king's crown lay in a hole, Anna said. What a lovely color! A snowman smiled."
+    assert ticked_terms(judge_transcript(referee, terms, story)) == {
+        "p": ["ice-cold", "king", "crown", "Anna", "hole", "colour", "snow man"]
+    }
