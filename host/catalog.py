@@ -11,18 +11,17 @@ from functools import lru_cache
 from typing import Any
 
 from games.base import GameState
-from games.decks import OpeningCard, Tale, TaleCard, Tile, TALE_KEYS
+from games.decks import TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
 from games.dixit import DixitState
 from games.stories import StoriesState
 from games.storytelling import StorytellingState
 from host import decks
+from nlp import TermReferee, load_referee
 
 
 @lru_cache(maxsize=1)
-def _referee() -> Any:
-    """The term referee is loaded once per process: it holds the language model."""
-    from nlp import load_referee
-
+def referee() -> TermReferee:
+    """The term referee is loaded once per process: it holds the language resources."""
     return load_referee()
 
 
@@ -38,9 +37,9 @@ def _stories_settings(options: argparse.Namespace) -> dict[str, Any]:
 
 def _stories(settings: dict[str, Any]) -> Callable[[], GameState]:
     cards = [OpeningCard(**card) for card in settings["cards"]]
-    referee = _referee()
+    rules = referee()
     return lambda: StoriesState(
-        settings["players"], cards, settings["seed"], referee, timer_seconds=settings["timer_seconds"]
+        settings["players"], cards, settings["seed"], rules, timer_seconds=settings["timer_seconds"]
     )
 
 

@@ -8,11 +8,13 @@ from importlib import resources
 from typing import TextIO
 
 from games.base import Match, SetupError
-from host.catalog import GAMES, add_play_options, new_settings
+from host.catalog import GAMES, add_play_options, new_settings, referee
 from host.decks import DeckError
 from host.inputs import LineSource, ScriptSource, TerminalSource
+from host.narration import NarrationListener
 from host.session import Session, StoryClock, TextOutput
 from host.store import GameStore, SavedGame, StoreError, data_dir
+from nlp import LanguageResourceMissing
 
 
 class UserError(Exception):
@@ -53,7 +55,8 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
 def _session(store: GameStore, saved: SavedGame, match: Match, wall_clock: bool) -> Session:
     timer = saved.settings.get("timer_seconds")
     clock = StoryClock(timer) if wall_clock and timer else None
-    return Session(store, saved.id, match, TextOutput(), clock)
+    listener = NarrationListener(referee()) if saved.game == "stories" else None
+    return Session(store, saved.id, match, TextOutput(), clock, listener)
 
 
 def _play(options: argparse.Namespace) -> None:
@@ -126,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         print(error, file=sys.stderr)
         return 2
-    except StoreError as error:
+    except (StoreError, LanguageResourceMissing) as error:
         print(error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, IllegalAction, Match, find_player
 from host.inputs import LineSource
+from host.narration import NarrationListener
 from host.store import GameStore
 
 HOST_COMMANDS = {
@@ -21,6 +22,7 @@ HOST_COMMANDS = {
     "turn": "where the game stands and whose turn it is",
     "undo": "take back the last move",
     "private NAME": "show NAME's secret information (their terms, their vote): only NAME should look",
+    "say TEXT": "Stories!: type what the storyteller says; the host ticks the terms it hears",
     "time": "Stories!: the time left in the story",
     "grid": "Storytelling: the tiles face up now",
     "quit": "stop here; the game stays saved and 'storyhost resume' continues it",
@@ -94,8 +96,12 @@ class Session:
         match: Match,
         output: TextOutput,
         clock: StoryClock | None = None,
+        listener: NarrationListener | None = None,
     ) -> None:
         self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
+        self.listener = listener
+        #: said when the input ends before the game does
+        self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
 
     @property
     def state(self) -> GameState:
@@ -109,7 +115,7 @@ class Session:
             try:
                 line = source.read(wake)
             except EOFError:
-                self.out.note(f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it.")
+                self.out.note(self.end_note)
                 return
             if line is None:  # the clock woke us
                 self._clock_tick()
@@ -199,6 +205,19 @@ class Session:
             self.out.note("No timer is running.")
         else:
             self.out.note(f"{left:.0f} seconds left.")
+
+    def _cmd_say(self, rest: str) -> None:
+        if self.listener is None:
+            self.out.note("'say' is for telling a Stories! story.")
+        elif not self.listener.listening(self.state):
+            self.out.note("Nobody is telling a story right now: the host listens once the storyteller says 'start'.")
+        elif not rest:
+            self.out.note("Type what the storyteller said after 'say'.")
+        else:
+            for action in self.listener.hear_text(self.state, rest):
+                if not self.listener.listening(self.state):  # Stop! was called
+                    break
+                self.play(action)
 
     def _cmd_grid(self, rest: str) -> None:
         grid = self.state.view(None).get("grid")

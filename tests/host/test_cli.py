@@ -122,3 +122,19 @@ def test_a_vote_stays_off_the_shared_screen_until_asked_for_privately(tmp_path):
     assert out[out.index("> vote Leo 4") + 1:private_at] == ["Leo has voted (1 of 4)."]
     assert out[private_at + 1:private_at + 3] == ["Private for Leo:", "  Your vote: card 4."]
     assert out[private_at + 4:private_at + 6] == ["Private for Tomás:", "  You have no secret right now."]
+
+
+def test_typed_narration_ticks_through_the_real_referee_and_survives_a_resume(tmp_path):
+    players = ["--players", "Nina", "Sabine", "Stephan", "--seed", "2"]
+    setup = ["side Nina normal"]
+    setup += [f"term Sabine {t}" for t in ("car", "horn", "bored", "sandwich", "radio")]
+    setup += [f"term Stephan {t}" for t in ("car", "police", "honk", "hot", "truck")]
+    first = run_storyhost(tmp_path, "play", "stories", *players, stdin="\n".join(setup + ["start", "say Our old car honked.", "quit"]) + "\n")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.count("ticks a term") == 3  # car twice, honk once
+    assert "honk" not in first.stdout.split("> start")[1].replace("say Our old car honked.", "")
+
+    again = run_storyhost(tmp_path, "resume", stdin="say The car was hot.\nquit\n")
+    assert again.returncode == 0, again.stderr
+    said = again.stdout.splitlines()
+    assert said[said.index("> say The car was hot.") + 1:said.index("> quit")] == ["Stephan ticks a term (3 of 5)."]

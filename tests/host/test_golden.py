@@ -36,3 +36,16 @@ def test_scripted_game_matches_its_transcript(tmp_path, name):
     if os.environ.get("STORYHOST_UPDATE_GOLDEN"):
         expected.write_text(result.stdout, encoding="utf-8")
     assert result.stdout.splitlines() == expected.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.slow
+def test_demo_plays_the_rulebook_arctic_story(tmp_path):
+    result = run_storyhost(tmp_path, "demo")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Points for this story: Sabine 1, Stephan 8, Melanie 9; Nina, the storyteller, 9." in lines
+    expected = GOLDEN / "demo.txt"
+    if os.environ.get("STORYHOST_UPDATE_GOLDEN"):
+        expected.write_text(result.stdout, encoding="utf-8")
+    assert lines == expected.read_text(encoding="utf-8").splitlines()
+    assert not (tmp_path / "games.sqlite3").exists()  # the demo leaves no saved game behind

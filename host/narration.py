@@ -1,0 +1,57 @@
+"""The referee's ears during a Stories! story: heard words in, tick and untick actions out.
+
+The tracker is built when a story's narration starts, from every player's written terms (the
+engine's per-player views: the host is the one party allowed to know them all). Its decisions
+become ordinary `tick`/`untick` actions, so they are logged, replayed and correctable like a
+player's own ticks.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.base import Action, GameState
+from nlp import HeardWord, TermReferee, TickEvent, TickTracker
+
+
+class NarrationListener:
+    def __init__(self, referee: TermReferee, **tracker_options: Any) -> None:
+        self.referee = referee
+        self.tracker_options = tracker_options
+        self._tracker: TickTracker | None = None
+        self._story: int | None = None
+
+    def listening(self, state: GameState) -> bool:
+        return state.view(None).get("phase") == "narration"
+
+    def _tracker_for(self, state: GameState) -> TickTracker:
+        story = state.view(None)["story"]
+        if self._tracker is None or self._story != story:
+            terms = {
+                player: [term["term"] for term in state.view(player)["sheets"][player]["terms"]]
+                for player in state.view(None)["sheets"]
+            }
+            self._tracker = TickTracker(self.referee, terms, **self.tracker_options)
+            self._story = story
+        return self._tracker
+
+    def hear_text(self, state: GameState, text: str) -> list[Action]:
+        """Typed narration (a whole sentence or more)."""
+        return self._actions(state, self._tracker_for(state).say(text))
+
+    def hear(self, state: GameState, words: Iterable[HeardWord], final: bool) -> list[Action]:
+        """The recognizer's current hypothesis of the current utterance."""
+        return self._actions(state, self._tracker_for(state).update(words, final))
+
+    def _actions(self, state: GameState, events: list[TickEvent]) -> list[Action]:
+        """Only changes: a term the table has already ticked (by hand, or before a resume) stays."""
+        actions = []
+        for event in events:
+            ticked = self._ticked(state, event.player)
+            if (event.kind == "tick") != (event.term in ticked):
+                actions.append(Action(event.kind, event.player, (event.term,)))
+        return actions
+
+    @staticmethod
+    def _ticked(state: GameState, player: str) -> set[str]:
+        return {term["term"] for term in state.view(player)["sheets"][player]["terms"] if term["ticked"]}
