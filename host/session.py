@@ -1,6 +1,6 @@
 """The text session: typed (or scripted) commands in, plain announcement lines out.
 
-Each line is either a host command (help, repeat, score, turn, undo, quit, private, time) or a
+Each line is either a host command (HOST_COMMANDS: help, repeat, score, undo, say, ...) or a
 command of the game, which is parsed and applied to the engine. A legal action is saved before
 its announcements are printed; anything refused is explained in one line and changes nothing.
 """
