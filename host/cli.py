@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import traceback
 from importlib import resources
@@ -15,6 +16,14 @@ from host.narration import NarrationListener
 from host.session import Session, StoryClock, TextOutput
 from host.store import GameStore, SavedGame, StoreError, data_dir
 from nlp import LanguageResourceMissing
+
+
+#: subcommands with argument parsers of their own: name -> module with main(argv) -> int
+DELEGATED = {
+    "tick": "host.tick_command",
+    "models": "host.models_command",
+    "transcribe": "host.recognizer",
+}
 
 
 class UserError(Exception):
@@ -37,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", help="watch a scripted Stories! story, no microphone needed")
     commands.add_parser("tick", help="judge which written terms a story transcript ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
+    commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV file", add_help=False)
     return parser
 
 
@@ -114,14 +124,9 @@ def _demo(options: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["tick"]:
-        from host.tick_command import main as tick_main
-
-        return tick_main(argv[1:])
-    if argv[:1] == ["models"]:
-        from host.models_command import main as models_main
-
-        return models_main(argv[1:])
+    if argv[:1] and argv[0] in DELEGATED:
+        module = importlib.import_module(DELEGATED[argv[0]])
+        return module.main(argv[1:])
     options = _parser().parse_args(argv)
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules, "demo": _demo}
     try:

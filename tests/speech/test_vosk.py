@@ -1,0 +1,133 @@
+"""The Vosk adapter end to end with the Korean model from PyPI on espeak-ng Korean speech.
+
+espeak-ng's Korean is robotic and the small model gets many words wrong, so these tests check
+the plumbing (streaming, times, phrase lists, errors) more than the words."""
+from __future__ import annotations
+
+import shutil
+from itertools import pairwise
+
+import pytest
+
+from host.recognizer import (
+    BrokenModel,
+    MissingModel,
+    UnknownWords,
+    WrongSampleRate,
+    open_recognizer,
+)
+from host.vosk_recognizer import VoskRecognizer
+from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
+
+pytestmark = pytest.mark.slow
+
+SENTENCES = ["오늘은 날씨가 좋습니다", "저는 학생입니다"]  # "The weather is nice today", "I am a student"
+WEATHER = ["오늘", "날씨", "학생"]  # today, weather, student: words of the model's vocabulary
+FRUIT = ["사과", "바나나"]  # apple, banana
+
+
+@pytest.fixture(scope="module")
+def recognizer(korean_vosk_model) -> VoskRecognizer:
+    return VoskRecognizer(korean_vosk_model)
+
+
+@pytest.fixture(autouse=True)
+def fresh(recognizer: VoskRecognizer):
+    recognizer.set_phrases(None)
+    recognizer.reset()
+
+
+@pytest.fixture
+def korean(synthesize) -> bytes:
+    return read_pcm(synthesize(SENTENCES, voice="espeak:ko"))
+
+
+def words(hypotheses) -> set[str]:
+    return {w.text for h in hypotheses for w in h.words}
+
+
+def test_streams_partial_then_final_hypotheses_per_utterance(recognizer, korean):
+    timed = stream(recognizer, korean)
+    utterances = finals(timed)
+    assert len(utterances) == 2
+    assert "오늘" in utterances[0].text.split()
+    ends = [t for t, h in timed if h.final]
+    partials = [t for t, h in timed if not h.final and h.words]
+    assert partials[0] < ends[0] < next(t for t in partials if t > ends[0]) < ends[1]
+    assert all(w.start is None and w.confidence is None for _, h in timed if not h.final for w in h.words)
+
+
+def test_final_words_have_times_where_the_speech_is_and_confidences(recognizer, korean):
+    utterances = finals(stream(recognizer, korean))
+    spans = speech_spans(korean)
+    assert len(spans) == 2
+    for utterance, (start, end) in zip(utterances, spans):
+        ws = utterance.words
+        assert all(w.start < w.end and 0 < w.confidence <= 1 for w in ws)
+        assert all(a.end <= b.start + 1e-6 for a, b in pairwise(ws))
+        assert start - 0.3 < ws[0].start and ws[-1].end < end + 0.3
+    assert utterances[-1].words[-1].end <= seconds(korean)
+
+
+def test_phrase_lists_restrict_results_and_switch(recognizer, korean):
+    recognizer.set_phrases(WEATHER)
+    weather = finals(stream(recognizer, korean))
+    recognizer.set_phrases(FRUIT)
+    fruit = finals(stream(recognizer, korean))
+    recognizer.set_phrases(None)
+    free = finals(stream(recognizer, korean))
+    assert words(weather) and words(weather) <= set(WEATHER)
+    assert words(fruit) and words(fruit) <= set(FRUIT)
+    assert words(free) - set(WEATHER) - set(FRUIT)
+    duration = seconds(korean)  # a new Vosk recognizer per list, yet one clock
+    assert duration < fruit[0].words[0].start < 2 * duration < free[0].words[0].start < 3 * duration
+
+
+def test_switching_phrases_mid_utterance_closes_it_first(recognizer, korean):
+    heard = [h for chunk in chunks(korean[: int(1.8 * recognizer.sample_rate) * 2]) for h in recognizer.accept(chunk)]
+    assert heard and not heard[-1].final
+    recognizer.set_phrases(FRUIT)
+    closed = recognizer.accept(b"")
+    assert closed[0].final and "오늘" in closed[0].text.split()
+
+
+def test_times_run_on_across_streams_until_reset(recognizer, korean):
+    once = finals(stream(recognizer, korean))
+    twice = finals(stream(recognizer, korean))
+    assert twice[0].words[0].start == pytest.approx(once[0].words[0].start + seconds(korean), abs=0.1)
+    recognizer.reset()
+    again = finals(stream(recognizer, korean))  # Vosk is not quite deterministic: a word may differ
+    assert [h.words[0].start for h in again] == pytest.approx([h.words[0].start for h in once], abs=0.1)
+    assert again[-1].words[-1].end <= seconds(korean)
+
+
+def test_phrases_with_unknown_words_are_refused(recognizer):
+    with pytest.raises(UnknownWords, match="storyhost"):
+        recognizer.set_phrases(["오늘", "storyhost"])
+
+
+def test_missing_model_folder(tmp_path):
+    with pytest.raises(MissingModel, match=str(tmp_path / "nowhere")):
+        VoskRecognizer(tmp_path / "nowhere")
+    with pytest.raises(MissingModel, match="am/final.mdl"):
+        VoskRecognizer(tmp_path)
+
+
+def test_broken_model_folder(tmp_path, korean_vosk_model):
+    shutil.copytree(korean_vosk_model / "conf", tmp_path / "conf")
+    (tmp_path / "am").mkdir()
+    (tmp_path / "am" / "final.mdl").write_bytes((korean_vosk_model / "am" / "final.mdl").read_bytes()[:1000])
+    with pytest.raises(BrokenModel, match=str(tmp_path)):
+        VoskRecognizer(tmp_path)
+
+
+def test_wrong_sample_rate_says_the_rate_it_needs(korean_vosk_model):
+    with pytest.raises(WrongSampleRate, match="needs 16000 Hz audio, not 44100 Hz"):
+        VoskRecognizer(korean_vosk_model, 44100)
+
+
+def test_factory_prefers_vosk_when_a_model_is_found(korean_vosk_model, monkeypatch):
+    monkeypatch.setenv("VOSK_MODEL_PATH", str(korean_vosk_model))
+    assert isinstance(open_recognizer(), VoskRecognizer)
+    monkeypatch.delenv("VOSK_MODEL_PATH")
+    assert isinstance(open_recognizer(model=korean_vosk_model), VoskRecognizer)
