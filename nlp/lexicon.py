@@ -17,7 +17,7 @@ import bisect
 import gzip
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 try:
     import lemminflect
@@ -34,6 +34,12 @@ _WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
+HYPERNYM_LEVELS = 4  # how far up WordNet's hierarchy "a small boat is a kind of boat" is looked for
+# WordNet knows these everyday phrases only in a figurative or rare sense (hot water: trouble;
+# long-beard: a stoneware jug), but a story means their words: they stay free phrases
+LITERAL_PHRASES = frozenset(
+    {"black_cat", "white_horse", "hot_water", "cold_water", "big_fish", "small_town", "long-beard"}
+)
 
 # WordNet's detachment rules (morphy): suffix of an inflected form -> ending of its lemma.
 _DETACH = {
@@ -112,7 +118,9 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
-        cache_methods(self, ("readings", "keys", "american", "tags", "collocation"), 65536)
+        cache_methods(
+            self, ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_phrase"), 65536
+        )
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
         """Part of speech (NOUN, PROPN, VERB, ADJ, ADV, AUX) -> lemmas `word` can be a form of.
@@ -207,21 +215,82 @@ class Lexicon:
         readings = self.readings(strip_possessive(token.split("-")[-1]))
         return "NOUN" in readings or "PROPN" in readings
 
-    def collocation(self, words: tuple[str, ...], complete: bool = True) -> bool:
-        """Whether the words are a noun or adjective entry of WordNet of two words or more
-        ("polar bears", "ice cold"), or (complete=False) begin one. Only plurals are undone:
-        in "the dog paddled" no "dog paddle" is heard."""
+    def ing_form(self, word: str) -> bool:
+        """An -ing form of a verb: "burning", "swimming" (not "ceiling")."""
+        return word.endswith("ing") and "VERB" in self.readings(word)
+
+    def begins_entry(self, words: tuple[str, ...]) -> bool:
+        """Whether the words begin a noun or adjective entry of WordNet of more words ("polar")."""
+        return any(
+            self.wordnet.has_prefix(entry + joiner, pos)
+            for joiner, entry in self._spellings(words)
+            for pos in ("noun", "adj")
+        )
+
+    def lexicalised(self, words: tuple[str, ...]) -> bool:
+        """Whether the words are a compound of the dictionary, whose parts never tick on their own.
+
+        They are when they spell a noun or adjective entry of WordNet ("polar bears", "ice cold",
+        "ice cream"), unless they spell a free adjective+noun phrase (see `free_phrase`): "a
+        small boat" ticks "small" and "boat" although WordNet lists "small boat", and "the blue
+        sky" ticks "sky" although WordNet also lists the adjective "blue-sky" ("blue-sky
+        research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
+        """
+        entries = [
+            (entry, pos)
+            for _, entry in self._spellings(words)
+            for pos in ("noun", "adj")
+            if entry in self.wordnet.lemmas[pos]
+        ]
+        return bool(entries) and not any(pos == "noun" and self.free_phrase(entry) for entry, pos in entries)
+
+    def free_phrase(self, entry: str) -> bool:
+        """Whether a two-word noun entry of WordNet is a free adjective+noun phrase rather than a
+        lexicalised compound. RULINGS: "polar bear" and "hot dog" do not tick their parts, "big
+        dog" and "cold wind" tick both words. WordNet lists many free phrases ("small boat",
+        "old man", "secret plan"), so the entry is free when all of these hold:
+
+        - its first word is an adjective, and not an -ing form of a verb: "swimming pool" and
+          "sleeping bag" are compounds, named by what the thing is for;
+        - that adjective describes, rather than classifies: no sense of it pertains to a noun
+          ("polar" pertains to the poles, so a polar bear is a kind of bear, not a bear that is
+          polar);
+        - the entry means what its words say: some sense of it, not a name ("the White House"),
+          is the head noun or, up to HYPERNYM_LEVELS levels up WordNet's hierarchy, a kind of it
+          ("a small boat" is a boat, a secret plan a plan, a little girl a girl). A hot dog is a
+          sausage, false teeth a denture, a black hole a region of space: compounds. The head
+          noun itself counts only in an everyday sense, one SemCor's tagged texts use: "dog"
+          is also a slang name of the hot dog.
+
+        WordNet knows some everyday phrases only in a figurative or rare sense (a "white horse"
+        is a wave, a "black cat" the fisher marten, "hot water" trouble); a story means the
+        words, so LITERAL_PHRASES are free too.
+        """
+        if entry in LITERAL_PHRASES:
+            return True
+        parts = re.split(r"[_-]", entry)
+        if len(parts) != 2 or parts[0] not in self.wordnet.lemmas["adj"] or self.ing_form(parts[0]):
+            return False
+        adjective, noun = parts
+        if self.wordnet.relational(adjective):
+            return False
+        heads = {noun, *self.readings(noun).get("NOUN", ())}
+        kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
+        itself = {sense for head in heads for sense in self.wordnet.senses(head, "noun", everyday=True)}
+        for sense in self.wordnet.senses(entry, "noun"):
+            written = self.wordnet.synset(sense, "noun")[0]
+            if any(word.lower() == entry and word[:1].isupper() for word in written):
+                continue  # a name
+            if sense in itself or kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
+                return True
+        return False
+
+    def _spellings(self, words: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+        """(joiner, entry): the words joined as WordNet writes its entries, plurals undone."""
         options = [{w, *self.readings(w).get("NOUN", ())} for w in words]
         for joiner in ("_", "-"):
             for entry in phrase_product(options, joiner):
-                for pos in ("noun", "adj"):
-                    if (
-                        (entry in self.wordnet.lemmas[pos])
-                        if complete
-                        else self.wordnet.has_prefix(entry + joiner, pos)
-                    ):
-                        return True
-        return False
+                yield joiner, entry
 
     def entry_pos(self, words: Sequence[str]) -> frozenset[str]:
         """WordNet parts of speech of a phrase as one entry, in any form and spelling:

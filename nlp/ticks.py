@@ -7,7 +7,8 @@ match is checked at both edges: an edge is closed when the words on either side 
 that is when
 
 - a noun or adjective entry of WordNet that begins and ends with a content word covers both
-  sides ("polar | bears", "ice | cold", "ice | cream" but not "all | night"); or
+  sides ("polar | bears", "ice | cold", "ice | cream" but not "all | night"), unless it is a
+  free adjective+noun phrase (nlp.lexicon `Lexicon.lexicalised`); or
 - both sides are nouns in context, the first not a plural nor an -ing form of a verb and the
   second not a name ("motor | sled", "research | mission", "snow | man"; not "dogs | bone",
   "burning | barn", "a hole | Anna"). The tags come
@@ -15,8 +16,9 @@ that is when
   around is a verb, a second noun that can be a verb agreeing with the first is that verb
   ("the ship | sails at dawn").
 
-An adjective before a noun is free unless WordNet lists the pair ("big expedition" ticks "big"
-and "expedition", "polar bear" ticks neither). Words are compared whole, never as substrings
+An adjective before a noun is free unless WordNet lists the pair as a lexicalised compound
+("big expedition" and "small boat" tick "big", "small", "expedition" and "boat"; "polar bear"
+and "hot dog" tick neither word). Words are compared whole, never as substrings
 ("cat" is not in "category"), and a one-word term heard as several words must be heard as one
 compound ("snow man" is "snowman", "the snow fell" is no "snowfall").
 
@@ -294,7 +296,7 @@ class TickTracker:
         """Whether the two words could make a noun+noun compound. A first word in -ing that is a
         verb form is a participle ("the burning barn"); gerund compounds that are words of their
         own ("swimming pool", "sleeping bag") are WordNet collocations."""
-        if first.endswith("ing") and "VERB" in self._lexicon.readings(first):
+        if self._lexicon.ing_form(first):
             return False
         return all(
             not is_function_word(word) and word not in NUMBERS and self._lexicon.can_be_noun(word)
@@ -302,7 +304,8 @@ class TickTracker:
         )
 
     def _collocation(self, seg: _Segment, k: int) -> bool | None:
-        """Whether a WordNet entry covers words k-1 and k (None: one may, once more words come)."""
+        """Whether a lexicalised WordNet entry covers words k-1 and k (None: one may, once more
+        words come)."""
         pending = False
         for start in range(max(0, k - MAX_PHRASE + 1), k):
             for end in range(k + 1, start + MAX_PHRASE + 1):
@@ -310,9 +313,9 @@ class TickTracker:
                 if is_function_word(words[0]) or (end <= len(seg.tokens) and is_function_word(words[-1])):
                     continue  # "all-night", "up-to-date": a compound starts and ends with a content word
                 if end > len(seg.tokens):
-                    pending = pending or (not seg.final and self._lexicon.collocation(words, complete=False))
+                    pending = pending or (not seg.final and self._lexicon.begins_entry(words))
                     break
-                if self._lexicon.collocation(words):
+                if self._lexicon.lexicalised(words):
                     return True
         return None if pending else False
 

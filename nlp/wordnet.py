@@ -2,14 +2,17 @@
 
 Only what the term rules need: which parts of speech a lemma has, the multi-word entries
 (collocations such as "polar_bear", "ice-cold"), the irregular forms of the exception lists,
-synset offsets (to recognise spelling variants such as colour/color) and the sense frequencies
-of the tagged SemCor corpus (to tell a word mostly used as an adverb). Files are read whole and
-searched with regular expressions, which keeps loading to a fraction of a second.
+synset offsets (to recognise spelling variants such as colour/color), the sense frequencies
+of the tagged SemCor corpus (to tell a word mostly used as an adverb), and for a few synsets
+their hypernyms and pertainyms (to tell a compound from a free adjective+noun phrase). The
+index files are read whole and searched with regular expressions, which keeps loading to a
+fraction of a second; a synset of the data files is read only when asked for, at its offset.
 """
 
 from __future__ import annotations
 
 import bisect
+import mmap
 import os
 import re
 from pathlib import Path
@@ -18,7 +21,15 @@ from nlp.caching import cache_methods
 
 POS = ("noun", "verb", "adj", "adv")
 _SS_TYPE_POS = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}
-WORDNET_FILES = tuple(f"index.{pos}" for pos in POS) + tuple(f"{pos}.exc" for pos in POS) + ("cntlist.rev",)
+DATA_POS = ("noun", "adj")  # the data files read: synsets of nouns and adjectives
+WORDNET_FILES = (
+    tuple(f"index.{pos}" for pos in POS)
+    + tuple(f"{pos}.exc" for pos in POS)
+    + ("cntlist.rev",)
+    + tuple(f"data.{pos}" for pos in DATA_POS)
+)
+_HYPERNYM_POINTERS = ("@", "@i")  # hypernym, instance hypernym
+_PERTAINYM_POINTER = "\\"
 
 
 def wordnet_folder() -> Path | None:
@@ -52,7 +63,8 @@ class WordNet:
                 table[form] = tuple(bases)
             self.exceptions[pos] = table
         self._counts = (folder / "cntlist.rev").read_text(encoding="latin-1")
-        cache_methods(self, ("synsets", "tagged_counts"), 16384)
+        self._data = {pos: _map(folder / f"data.{pos}") for pos in DATA_POS}
+        cache_methods(self, ("synsets", "senses", "tagged_counts", "synset", "hypernyms", "relational"), 16384)
 
     def parts_of_speech(self, lemma: str) -> frozenset[str]:
         return frozenset(pos for pos in POS if lemma in self.lemmas[pos])
@@ -65,11 +77,53 @@ class WordNet:
 
     def synsets(self, lemma: str, pos: str) -> frozenset[str]:
         """Offsets of the synsets holding `lemma` in `pos` (empty when WordNet lacks it)."""
+        return frozenset(self.senses(lemma, pos))
+
+    def senses(self, lemma: str, pos: str, everyday: bool = False) -> tuple[str, ...]:
+        """Offsets of the synsets holding `lemma`, most frequent sense first; `everyday`: only the
+        senses SemCor's tagged texts use (at least the first), so "dog" the sausage is left out."""
         if lemma not in self.lemmas[pos]:
-            return frozenset()
+            return ()
         fields = self._lines[pos][bisect.bisect_left(self._sorted[pos], lemma)].split()
         # lemma pos synset_cnt p_cnt ptr_symbol{p_cnt} sense_cnt tagsense_cnt offset{synset_cnt}
-        return frozenset(fields[-int(fields[2]) :])
+        offsets = tuple(fields[-int(fields[2]) :])
+        return offsets[: max(1, int(fields[5 + int(fields[3])]))] if everyday else offsets
+
+    def synset(self, offset: str, pos: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
+        """The words of a noun or adjective synset as written (capitals, markers such as "(a)" cut)
+        and its pointers as (symbol, target offset, source/target word numbers)."""
+        data = self._data[pos]
+        start = int(offset)
+        fields = data[start : data.find(b"\n", start)].decode("latin-1").split(" | ")[0].split()
+        # offset lex_filenum ss_type w_cnt (word lex_id){w_cnt} p_cnt (symbol offset pos source/target){p_cnt}
+        count = int(fields[3], 16)
+        words = tuple(re.sub(r"\(\w+\)$", "", word) for word in fields[4 : 4 + 2 * count : 2])
+        at = 4 + 2 * count
+        pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
+        return words, tuple((pointers[i], pointers[i + 1], pointers[i + 3]) for i in range(0, len(pointers), 4))
+
+    def hypernyms(self, offset: str, levels: int) -> frozenset[str]:
+        """Noun synsets up to `levels` above a noun synset (hypernyms and instance hypernyms)."""
+        found: set[str] = set()
+        frontier = {offset}
+        for _ in range(levels):
+            frontier = {
+                target
+                for synset in frontier
+                for symbol, target, _ in self.synset(synset, "noun")[1]
+                if symbol in _HYPERNYM_POINTERS
+            } - found
+            found |= frontier
+        return frozenset(found)
+
+    def relational(self, adjective: str) -> bool:
+        """Whether some sense of the adjective pertains to a noun ("polar": of the poles)."""
+        for offset in self.senses(adjective, "adj"):
+            words, pointers = self.synset(offset, "adj")
+            number = next((i for i, word in enumerate(words, 1) if word.lower() == adjective), 0)
+            if any(s == _PERTAINYM_POINTER and int(st[:2], 16) in (0, number) for s, _, st in pointers):
+                return True
+        return False
 
     def tagged_counts(self, lemma: str) -> dict[str, int]:
         """How often `lemma` was tagged in SemCor with a sense of each part of speech."""
@@ -77,3 +131,9 @@ class WordNet:
         for ss_type, count in re.findall(rf"^{re.escape(lemma)}%(\d):\S* \d+ (\d+)$", self._counts, re.MULTILINE):
             counts[_SS_TYPE_POS[ss_type]] += int(count)
         return counts
+
+
+def _map(path: Path) -> mmap.mmap:
+    """A data file mapped read-only: its pages are read only when a synset is looked up."""
+    with path.open("rb") as file:
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)

@@ -1,5 +1,7 @@
 """Ticking with the real resources: the rulebook's round, compounds, incremental recognizer input."""
 
+import pytest
+
 from nlp import HeardWord, TickEvent, TickTracker, judge_transcript
 
 ARCTIC_STORY = (
@@ -99,6 +101,74 @@ def test_parts_of_compounds_never_tick_but_free_phrases_do(referee):
         "ice cream van",
         "false teeth",
     ]
+
+
+ADJECTIVE_NOUN_ENTRIES = {  # WordNet noun entries, each spoken as two words: compound (True) or free
+    # a kind of the noun, described by the adjective: free
+    "small boat": False,
+    "old man": False,
+    "old men": False,
+    "little girl": False,  # the same synset as "girl" (sense 2)
+    "young woman": False,
+    "best friend": False,
+    "big brother": False,
+    "secret plan": False,  # plot -> scheme -> plan of action -> plan: three levels up
+    "blue sky": False,  # the adjective "blue-sky" (speculative) does not stop the noun phrase
+    "red wine": False,
+    "fresh water": False,
+    "high school": False,
+    "red carpet": False,
+    "dry cleaning": False,
+    "wild boar": False,
+    # known only in another sense, which a story hardly means: free
+    "black cat": False,
+    "white horse": False,
+    "hot water": False,
+    "cold water": False,
+    "big fish": False,
+    "small town": False,
+    "long beard": False,
+    # lexicalised: not a kind of the noun, a classifying adjective, a name, a gerund
+    "hot dog": True,  # a sausage; "dog" names it only in a slang sense
+    "hot dogs": True,
+    "false teeth": True,  # a denture
+    "black hole": True,  # a region
+    "cold war": True,
+    "black widow": True,  # a spider
+    "big shot": True,
+    "big cat": True,
+    "polar bear": True,  # polar pertains to the poles
+    "polar bears": True,
+    "white house": True,  # a name
+    "new year": True,
+    "swimming pool": True,
+    # not adjective+noun: unchanged
+    "ice cream": True,
+    "orange juice": True,
+    "teddy bear": True,
+    "ice cold": True,
+    # no entry at all
+    "big dog": False,
+    "cold wind": False,
+}
+
+
+@pytest.mark.parametrize("phrase", ADJECTIVE_NOUN_ENTRIES)
+def test_only_lexicalised_entries_of_wordnet_are_compounds(referee, phrase):
+    assert referee.lexicon.lexicalised(tuple(phrase.split())) is ADJECTIVE_NOUN_ENTRIES[phrase]
+
+
+def test_wordnet_hypernyms_and_pertainyms(referee):
+    wordnet = referee.lexicon.wordnet
+    (small_boat,) = wordnet.senses("small_boat", "noun")
+    assert set(wordnet.senses("boat", "noun")) & wordnet.hypernyms(small_boat, 1)
+    (plot,) = wordnet.senses("secret_plan", "noun")
+    plan = set(wordnet.senses("plan", "noun"))
+    assert not plan & wordnet.hypernyms(plot, 2) and plan & wordnet.hypernyms(plot, 3)
+    assert wordnet.senses("dog", "noun", everyday=True) == wordnet.senses("dog", "noun")[:1]
+    assert "White_House" in wordnet.synset(wordnet.senses("white_house", "noun")[1], "noun")[0]
+    assert wordnet.relational("polar") and wordnet.relational("american")
+    assert not any(wordnet.relational(adjective) for adjective in ("small", "hot", "false", "black", "best"))
 
 
 def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
