@@ -23,6 +23,7 @@ DELEGATED = {
     "tick": "host.tick_command",
     "models": "host.models_command",
     "transcribe": "host.recognizer",
+    "devices": "host.devices",
 }
 
 
@@ -46,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", help="watch a scripted Stories! story, no microphone needed")
     commands.add_parser("tick", help="judge which written terms a story transcript ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
+    commands.add_parser("devices", help="list microphones and speakers", add_help=False)
     commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV file", add_help=False)
     return parser
 

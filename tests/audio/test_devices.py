@@ -1,0 +1,39 @@
+"""`storyhost devices` and finding the device --input names, with PulseAudio's devices present."""
+from __future__ import annotations
+
+import pytest
+
+from host.devices import DeviceNotFound, find_device, list_devices, main
+from tests.audio.pulse import PORTAUDIO_DEVICE
+
+
+def test_the_pulse_device_is_listed_for_input_and_output(pulse, capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    inputs, outputs = out.split("Output devices")
+    assert inputs.startswith("Input devices") and PORTAUDIO_DEVICE in inputs
+    assert PORTAUDIO_DEVICE in outputs
+    line = next(line for line in inputs.splitlines() if f"  {PORTAUDIO_DEVICE}  " in line)
+    device = next(d for d in list_devices() if d.name == PORTAUDIO_DEVICE)
+    assert line.split()[0] == str(device.index) and "44100 Hz" in line
+
+
+def test_a_device_is_found_by_number_or_by_a_part_of_its_name_in_any_case(pulse):
+    device = find_device("PULSE", "input")
+    assert device is not None and device.name == PORTAUDIO_DEVICE and device.inputs > 0
+    assert find_device(str(device.index), "output") == device
+    assert find_device(None) is None
+    with pytest.raises(DeviceNotFound, match="No input device is called 'tuba'"):
+        find_device("tuba")
+
+
+def test_without_any_sound_device_the_listing_says_what_to_install(without_devices):
+    done = without_devices("import sys; from host.devices import main; sys.exit(main([]))")
+    assert done.returncode == 1
+    assert "found no sound devices" in done.stderr and "libasound2-plugins" in done.stderr
+
+
+def test_without_any_microphone_opening_one_says_what_to_do(without_devices):
+    done = without_devices("from host.audio_in import MicrophoneSource; MicrophoneSource()")
+    assert "AudioDeviceError: There is no microphone to open" in done.stderr
+    assert "storyhost devices" in done.stderr
