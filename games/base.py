@@ -221,6 +221,10 @@ class GameState(ABC):
         """Sentences telling `player` what only they know now (their terms, their vote)."""
         return []
 
+    def secret_input(self) -> bool:
+        """Whether what players type now is secret (terms, votes), so a screen should hide it."""
+        return False
+
     def opening(self) -> list[Event]:
         """What the host announces when it takes up the game, at the start or on resuming."""
         return [Event(self.status())]

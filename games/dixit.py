@@ -439,6 +439,9 @@ class DixitState(GameState):
             return None
         return most_points_wins(self.totals)
 
+    def secret_input(self) -> bool:
+        return self.phase == VOTE
+
     def secrets(self, player: str) -> list[str]:
         vote = self.votes.get(player)
         return [] if vote is None else [f"Your vote: card {vote}."]

@@ -436,6 +436,9 @@ class StoriesState(GameState):
             return f"{where} {self.storyteller} is telling the story; the timer runs {self.timer_seconds} seconds."
         return f"{where} The story is over: correct the ticks if needed, then say confirm."
 
+    def secret_input(self) -> bool:
+        return self.phase == TERMS
+
     def secrets(self, player: str) -> list[str]:
         sheet = self.sheets.get(player)
         if not sheet:

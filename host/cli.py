@@ -6,12 +6,17 @@ import importlib
 import sys
 import traceback
 from importlib import resources
+from pathlib import Path
 from typing import TextIO
 
 from games.base import Match, SetupError
 from host.catalog import GAMES, add_play_options, new_settings, referee
 from host.decks import DeckError
+from host.audio_in import MicGate, MicrophoneSource
 from host.inputs import LineSource, ScriptSource, TerminalSource
+from host.live import LiveInput
+from host.recognizer import KINDS, RecognizerError, open_recognizer
+from host.speaker import PrintSpeaker, SpeakerError, open_speaker
 from host.narration import NarrationListener
 from host.session import Session, StoryClock, TextOutput
 from host.store import GameStore, SavedGame, StoreError, data_dir
@@ -37,10 +42,13 @@ def _parser() -> argparse.ArgumentParser:
         description="An offline, voice-driven host for Stories!, Storytelling and Dixit.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_play_options(commands.add_parser("play", help="start a new game"))
+    play = commands.add_parser("play", help="start a new game")
+    add_play_options(play)
+    add_speech_options(play)
     resume = commands.add_parser("resume", help="continue a saved game (the latest unfinished one by default)")
     resume.add_argument("id", nargs="?", type=int, help="the game's number, as 'storyhost games' lists it")
     resume.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    add_speech_options(resume)
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
     rules.add_argument("game", choices=sorted(GAMES))
@@ -50,6 +58,19 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("devices", help="list microphones and speakers", add_help=False)
     commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV file", add_help=False)
     return parser
+
+
+def add_speech_options(parser: argparse.ArgumentParser) -> None:
+    speech = parser.add_argument_group("speech")
+    speech.add_argument(
+        "--speech", action="store_true",
+        help="speak the announcements, and in Stories! hear the story from the microphone and tick live",
+    )
+    speech.add_argument("--input", default=None, metavar="NAME|INDEX", help="the microphone ('storyhost devices' lists them)")
+    speech.add_argument("--asr", choices=KINDS, default=None, help="the speech recognizer (default: Vosk if a model is installed, else PocketSphinx)")
+    speech.add_argument("--model", type=Path, default=None, help="a Vosk model folder")
+    speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
+    speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450)")
 
 
 def _source(script: str | None) -> tuple[LineSource, bool]:
@@ -64,15 +85,49 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
     return ScriptSource(sys.stdin), False
 
 
-def _session(store: GameStore, saved: SavedGame, match: Match, wall_clock: bool) -> Session:
+def _run(
+    store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace, typed: tuple[LineSource, bool] | None
+) -> None:
+    """Play the game from `typed` commands (a source, and whether the story clock runs on the
+    wall clock), or with --speech (typed is None) out loud and by microphone."""
     timer = saved.settings.get("timer_seconds")
-    clock = StoryClock(timer) if wall_clock and timer else None
     listener = NarrationListener(referee()) if saved.game == "stories" else None
-    return Session(store, saved.id, match, TextOutput(), clock, listener)
+    if typed is not None:
+        source, wall_clock = typed
+        clock = StoryClock(timer) if wall_clock and timer else None
+        Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
+        return
+    try:
+        speaker = open_speaker(rate=options.rate, voice=options.voice)
+    except SpeakerError as error:
+        raise UserError(str(error)) from error
+    output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
+    try:
+        if listener is None:
+            Session(store, saved.id, match, output).run(TerminalSource() if sys.stdin.isatty() else ScriptSource(sys.stdin))
+            return
+        recognizer = open_recognizer(options.asr, options.model)
+        microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
+        source = LiveInput(microphone, recognizer, MicGate(speaker))
+        Session(store, saved.id, match, output, StoryClock(timer), listener).run(source)
+    except RecognizerError as error:
+        raise UserError(str(error)) from error
+    finally:
+        speaker.wait(timeout=30)
+        speaker.close()
+
+
+def _typed(options: argparse.Namespace) -> tuple[LineSource, bool] | None:
+    """Where typed commands come from, checked before any game is created or changed."""
+    if options.speech:
+        if options.script is not None:
+            raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
+        return None
+    return _source(options.script)
 
 
 def _play(options: argparse.Namespace) -> None:
-    source, wall_clock = _source(options.script)
+    typed = _typed(options)
     try:
         settings = new_settings(options)
         factory = GAMES[options.game].factory(settings)
@@ -84,11 +139,11 @@ def _play(options: argparse.Namespace) -> None:
         saved = store.get(game_id)
         assert saved is not None
         print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
-        _session(store, saved, match, wall_clock).run(source)
+        _run(store, saved, match, options, typed)
 
 
 def _resume(options: argparse.Namespace) -> None:
-    source, wall_clock = _source(options.script)
+    typed = _typed(options)
     with GameStore.open() as store:
         saved = store.get(options.id) if options.id is not None else store.latest_unfinished()
         if saved is None:
@@ -100,7 +155,7 @@ def _resume(options: argparse.Namespace) -> None:
             raise UserError(f"Game {saved.id} is already over; start a new one with 'storyhost play'.")
         match = Match(GAMES[saved.game].factory(saved.settings), store.actions(saved.id))
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
-        _session(store, saved, match, wall_clock).run(source)
+        _run(store, saved, match, options, typed)
 
 
 def _games(options: argparse.Namespace) -> None:

@@ -7,7 +7,7 @@ player's own ticks.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from games.base import Action, GameState
@@ -39,14 +39,26 @@ class NarrationListener:
         """Typed narration (a whole sentence or more)."""
         return self._actions(state, self._tracker_for(state).say(text))
 
-    def hear(self, state: GameState, words: Iterable[HeardWord], final: bool) -> list[Action]:
-        """The recognizer's current hypothesis of the current utterance."""
-        return self._actions(state, self._tracker_for(state).update(words, final))
+    def hear(self, state: GameState, words: Sequence[HeardWord], final: bool) -> list[Action]:
+        """The recognizer's current hypothesis of the current utterance. A player interrupting
+        with "question" and their name (in a final hypothesis) asks a question."""
+        actions = self._actions(state, self._tracker_for(state).update(words, final))
+        return actions + (self._questions(state, words) if final else [])
+
+    @staticmethod
+    def _questions(state: GameState, words: Sequence[HeardWord]) -> list[Action]:
+        names = {player.casefold(): player for player in state.players}
+        said = [word.text.casefold() for word in words]
+        return [
+            Action("question", names[name]) for word, name in zip(said, said[1:]) if word == "question" and name in names
+        ]
 
     def _actions(self, state: GameState, events: list[TickEvent]) -> list[Action]:
-        """Only changes: a term the table has already ticked (by hand, or before a resume) stays."""
+        """Only changes: a term the table has already ticked (by hand, or before a resume) stays.
+        Unticks come first: a revision that withdraws one word and adds another must not call
+        Stop! on evidence it has just withdrawn."""
         actions = []
-        for event in events:
+        for event in sorted(events, key=lambda event: event.kind != "untick"):
             ticked = self._ticked(state, event.player)
             if (event.kind == "tick") != (event.term in ticked):
                 actions.append(Action(event.kind, event.player, (event.term,)))

@@ -11,8 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, IllegalAction, Match, find_player
+from host.hearing import Heard
 from host.inputs import LineSource
+from host.live import LiveInput, MicrophoneBack, MicrophoneGone
 from host.narration import NarrationListener
+from host.speaker import Speaker
 from host.store import GameStore
 
 HOST_COMMANDS = {
@@ -41,19 +44,31 @@ def normalise(line: str) -> str:
 
 @dataclass
 class TextOutput:
-    """The shared channel: announcements every player may hear, printed as plain lines.
+    """The shared channel: announcements every player may hear, printed as plain lines and,
+    with a speaker, spoken. `quiet` (while a story is told) prints without speaking, so the
+    host neither talks over the storyteller nor mutes the microphone.
 
     Private events are never printed here; a player sees their secrets with 'private NAME'.
     """
 
     write: Callable[[str], None] = print
+    speaker: Speaker | None = None
+    quiet: bool = False
     last: list[str] = field(default_factory=list)
 
     def shared(self, lines: list[str]) -> None:
+        """Print and say `lines`. Like a screen reader, new announcements cut off what is left
+        of older ones: the table hears the game as it is now ('repeat' says the last again)."""
         if lines:
             self.last = lines
-        for line in lines:
+        for index, line in enumerate(lines):
             self.write(line)
+            if self.speaker is not None and not self.quiet:
+                self.speaker.say(line, interrupt=index == 0)
+
+    def earcon(self, name: str) -> None:
+        if self.speaker is not None:
+            self.speaker.earcon(name)
 
     def note(self, line: str) -> None:
         """A reply to one command (an error, a help text): printed, not kept for 'repeat'."""
@@ -62,10 +77,11 @@ class TextOutput:
 
 @dataclass
 class StoryClock:
-    """The Stories! timer on the wall clock; only used when a person types at a terminal."""
+    """The Stories! timer on the wall clock: at a terminal or in a live round, not in a script."""
 
     seconds: float
     deadline: float | None = None
+    paused: float | None = None  # seconds left when the microphone was lost
     warnings: list[float] = field(default_factory=list)
 
     def start(self) -> None:
@@ -74,6 +90,16 @@ class StoryClock:
 
     def stop(self) -> None:
         self.deadline = None
+        self.paused = None
+
+    def pause(self) -> None:
+        if self.deadline is not None:
+            self.paused = self.left()
+            self.deadline = None
+
+    def resume(self) -> None:
+        if self.paused is not None:
+            self.deadline, self.paused = time.monotonic() + self.paused, None
 
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -108,21 +134,31 @@ class Session:
         return self.match.state
 
     def run(self, source: LineSource) -> None:
+        self.source = source
         self._announce(self.state.opening())
-        while not self.state.is_over():
-            self._sync_clock()
-            wake = self.clock.next_wake() if self.clock else None
-            try:
-                line = source.read(wake)
-            except EOFError:
-                self.out.note(self.end_note)
-                return
-            if line is None:  # the clock woke us
-                self._clock_tick()
-                continue
-            if not self.handle(line):
-                return
-        self._finish()
+        try:
+            while not self.state.is_over():
+                self._follow_phase()
+                wake = self.clock.next_wake() if self.clock else None
+                try:
+                    item = source.read(wake)
+                except EOFError:
+                    self.out.note(self.end_note)
+                    return
+                if item is None:  # the clock woke us
+                    self._clock_tick()
+                elif isinstance(item, Heard):
+                    self._heard(item)
+                elif isinstance(item, MicrophoneGone):
+                    self._microphone_gone(item)
+                elif isinstance(item, MicrophoneBack):
+                    self._microphone_back()
+                elif not self.handle(str(item)):
+                    return
+            self._finish()
+        finally:
+            self._follow_phase()
+            source.secret(False)
 
     def handle(self, line: str) -> bool:
         """Handle one input line; False when the players want to stop."""
@@ -141,32 +177,63 @@ class Session:
         self.play(action)
         return True
 
-    def play(self, action: Action) -> None:
+    def play(self, action: Action) -> bool:
         """Apply one action: refused ones are explained; legal ones are saved, then announced."""
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
             self.out.note(str(refusal))
-            return
+            return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         self._announce(events)
+        self._follow_phase()
+        return True
 
     def _announce(self, events: list[Event]) -> None:
         self.out.shared([event.text for event in events if event.to is None])
 
-    def _sync_clock(self) -> None:
-        if self.clock is None:
+    def _follow_phase(self) -> None:
+        """Start or stop what depends on the phase: the story clock, the microphone, hidden typing."""
+        self.source.secret(self.state.secret_input())
+        telling = self.listener is not None and self.listener.listening(self.state)
+        self.out.quiet = telling
+        if self.clock is not None:
+            if telling and self.clock.deadline is None and self.clock.paused is None:
+                self.clock.start()
+            elif not telling:
+                self.clock.stop()
+        if isinstance(self.source, LiveInput):
+            if telling:
+                self.source.start_listening()
+            else:
+                self.source.stop_listening()
+
+    def _heard(self, heard: Heard) -> None:
+        """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions."""
+        if self.listener is None or not self.listener.listening(self.state):
             return
-        running = self.state.view(None).get("phase") == "narration"
-        if running and self.clock.deadline is None:
-            self.clock.start()
-        elif not running:
-            self.clock.stop()
+        for action in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
+            if not self.listener.listening(self.state):  # Stop! was called
+                break
+            if self.play(action) and action.verb == "tick":
+                self.out.earcon("tick")
+
+    def _microphone_gone(self, gone: MicrophoneGone) -> None:
+        if self.clock is not None:
+            self.clock.pause()
+        self.out.quiet = False
+        self.out.shared([f"{gone.reason} The timer is paused until the microphone is back."])
+
+    def _microphone_back(self) -> None:
+        if self.clock is not None:
+            self.clock.resume()
+        self.out.shared(["The microphone is back: the story and the timer go on."])
 
     def _clock_tick(self) -> None:
         assert self.clock is not None
         left = self.clock.left()
         if left is not None and left > 0 and self.clock.warnings:
+            self.out.earcon("warning")
             self.out.shared([f"{self.clock.warnings.pop(0):.0f} seconds left."])
         elif left == 0:
             self.clock.stop()

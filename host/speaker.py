@@ -302,7 +302,7 @@ class Pyttsx3Speaker:
                     else:
                         samples, rate = tone(payload), TONE_RATE
                     if self.play and generation == self._generation:
-                        self._play(samples, rate, generation)
+                        self._play(samples, rate, generation, muting=kind == "say")
             except SpeakerError as error:
                 self._notice_once(str(error))
             except Exception as error:  # this thread must outlive any one sound: wait() counts on it
@@ -334,7 +334,10 @@ class Pyttsx3Speaker:
             path.unlink()
         return samples, rate
 
-    def _play(self, samples: np.ndarray, rate: int, generation: int) -> None:
+    def _play(self, samples: np.ndarray, rate: int, generation: int, muting: bool) -> None:
+        """Play; `muting` sounds (speech) are recorded in `sound_intervals` for the microphone
+        gate. Earcons are not: a short beep would otherwise deafen the host for most of a
+        second after every tick, and the recognizer does not take a beep for a word."""
         try:
             sd = portaudio()
         except AudioDeviceError as error:
@@ -361,7 +364,8 @@ class Pyttsx3Speaker:
             with sd.OutputStream(device=self.device, samplerate=rate, channels=1, dtype="int16", latency=0.2,
                                  prime_output_buffers_using_stream_callback=True,
                                  callback=fill, finished_callback=finished.set) as stream:
-                self._intervals.append((time.monotonic(), float("inf")))
+                if muting:
+                    self._intervals.append((time.monotonic(), float("inf")))
                 deadline = time.monotonic() + len(samples) / rate + 5
                 while not finished.wait(0.02) and time.monotonic() < deadline:
                     if generation != self._generation:  # stop(): drop what is buffered too
@@ -372,7 +376,7 @@ class Pyttsx3Speaker:
                 f"No sound output ({error}): storyhost is silent; 'storyhost devices' lists the speakers."
             )
         finally:
-            if self.speaking:
+            if muting and self.speaking:
                 self._intervals[-1] = (self._intervals[-1][0], time.monotonic())
 
     def _fit_rate(self, sd, samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:

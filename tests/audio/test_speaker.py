@@ -157,6 +157,7 @@ def test_earcons_are_played_on_the_output_device(pulse):
     try:
         speaker.earcon("warning")
         assert speaker.wait(10)
+        assert speaker.sound_intervals == ()  # a beep does not mute the microphone
     finally:
         speaker.close()
     assert 0.2 < audible_seconds(monitor.stop(), 16000) < 1.0

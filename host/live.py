@@ -1,0 +1,122 @@
+"""A live Stories! round: the keyboard and the microphone feed one queue that the session reads.
+
+The keyboard is read by one thread all game long. The microphone is opened when a story's
+narration starts and closed when it ends; its thread streams chunks through the gate (muted
+while the host makes a sound) and the recognizer, and puts each hypothesis on the queue. The
+session alone touches the game: threads only put things on the queue.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from host.audio_in import AudioChunk, AudioDeviceError, AudioSource, MicGate, MicrophoneLost
+from host.hearing import Heard, hear, muted
+from host.inputs import set_echo
+from host.recognizer import Recognizer
+
+
+@dataclass(frozen=True)
+class MicrophoneGone:
+    """The microphone stopped delivering sound (the session pauses the timer)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class MicrophoneBack:
+    """The microphone delivers sound again (the session restarts the timer)."""
+
+
+class LiveInput:
+    """Keyboard lines, heard speech and microphone news, in the order they happened."""
+
+    def __init__(
+        self,
+        open_microphone: Callable[[], AudioSource],
+        recognizer: Recognizer,
+        gate: MicGate,
+        keyboard: TextIO = sys.stdin,
+    ) -> None:
+        self.open_microphone, self.recognizer, self.gate, self.keyboard = open_microphone, recognizer, gate, keyboard
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._listening: threading.Event | None = None
+        self._listener: threading.Thread | None = None
+        self.hidden = False
+        threading.Thread(target=self._read_keyboard, name="keyboard", daemon=True).start()
+
+    def _read_keyboard(self) -> None:
+        for line in self.keyboard:
+            self._queue.put(line.strip())
+        self._queue.put(EOFError)
+
+    def read(self, timeout: float | None) -> object | None:
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is EOFError:
+            raise EOFError
+        return item
+
+    def secret(self, hidden: bool) -> None:
+        if hidden != self.hidden:
+            set_echo(self.keyboard, not hidden)
+            self.hidden = hidden
+
+    @property
+    def listening(self) -> bool:
+        return self._listening is not None
+
+    def start_listening(self) -> None:
+        """Open the microphone and hear the story (times start at 0 now)."""
+        if self._listening is not None:
+            return
+        self.recognizer.reset()
+        self._listening = threading.Event()
+        self._listener = threading.Thread(target=self._listen, args=(self._listening,), name="microphone", daemon=True)
+        self._listener.start()
+
+    def stop_listening(self) -> None:
+        """Close the microphone; what was still being heard comes out as a final hypothesis."""
+        if self._listening is None or self._listener is None:
+            return
+        self._listening.set()
+        self._listener.join(timeout=5)
+        self._listening = self._listener = None
+
+    def _listen(self, stop: threading.Event) -> None:
+        try:
+            microphone = self.open_microphone()
+        except AudioDeviceError as error:
+            self._queue.put(MicrophoneGone(str(error)))
+            return
+        at = 0.0
+        try:
+            while not stop.is_set():
+                try:
+                    for heard in hear(until(stop, muted(microphone, self.gate)), self.recognizer, finish=False):
+                        self._queue.put(heard)
+                        at = heard.at
+                    return  # stopped, or the source ended (a file standing in for a microphone)
+                except MicrophoneLost as lost:
+                    self._queue.put(MicrophoneGone(str(lost)))
+                    if not microphone.reconnect(cancel=stop):  # type: ignore[attr-defined]
+                        return
+                    self._queue.put(MicrophoneBack())
+        finally:
+            for hypothesis in self.recognizer.finish():
+                self._queue.put(Heard(hypothesis, at))
+            microphone.close()
+
+
+def until(stop: threading.Event, chunks: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
+    """The chunks, until `stop` is set."""
+    for chunk in chunks:
+        if stop.is_set():
+            return
+        yield chunk

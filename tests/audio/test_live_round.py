@@ -1,0 +1,112 @@
+"""A live Stories! story through the real pipeline: `storyhost play stories --speech` in a
+subprocess, the narration spoken (festival's voice) into a PulseAudio virtual microphone, the
+host's own voice going to a null sink whose monitor is recorded."""
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.audio.pulse import MicFeeder, PulseAudio
+from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
+
+pytestmark = pytest.mark.slow
+
+# seed 2 deals "We were stuck in a traffic jam for five hours..." first (see tests/host/golden)
+SETUP = ["side Nina normal"]
+SETUP += [f"term Sabine {t}" for t in ("car", "radio", "police", "sandwich", "bag")]
+SETUP += [f"term Stephan {t}" for t in ("car", "brother", "truck", "pizza", "dinosaur")]
+# each term is said twice, so one misheard word cannot decide the test
+NARRATION = (
+    "Dad turned on the radio. The radio was very loud. "
+    "The old car was hot, and the car had no air. "
+    "Then the police came. The police drove a big truck. "
+    "My little brother was hungry. My brother ate a sandwich, and then another sandwich. "
+    "He hid the paper in the bag, and the bag was empty."
+)
+
+
+def festival(text: str, path: Path) -> Path:
+    subprocess.run(["text2wave", "-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", str(path)], input=text.encode(), check=True)
+    return path
+
+
+class LiveHost:
+    """The storyhost process, its output collected line by line by a thread."""
+
+    def __init__(self, pulse: PulseAudio, data: Path, *args: str) -> None:
+        env = storyhost_env(data) | pulse.env
+        self.process = subprocess.Popen(
+            storyhost_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env, cwd=ROOT,
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def type(self, *lines: str) -> None:
+        assert self.process.stdin
+        for line in lines:
+            self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, text: str, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [line for line in self.lines if text in line]
+            if found:
+                return found[0]
+            assert self.process.poll() is None, f"storyhost ended: {self.lines[-5:]} {self.process.stderr.read() if self.process.stderr else ''}"
+            time.sleep(0.05)
+        raise AssertionError(f"no line with {text!r} within {timeout} s; last lines: {self.lines[-8:]}")
+
+    def finish(self) -> str:
+        self.type("quit")
+        assert self.process.stdin and self.process.stderr
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self._reader.join(timeout=10)
+        return self.process.stderr.read()
+
+
+@pytest.fixture
+def narration(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return festival(NARRATION, tmp_path_factory.mktemp("narration") / "story.wav")
+
+
+def test_a_story_told_into_the_microphone_is_ticked_stopped_and_scored(pulse, feeder: MicFeeder, narration, tmp_path):
+    host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
+                    "--timer", "60", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+    host.wait_for("Nina, choose a side", 60)
+    host.type(*SETUP)
+    host.wait_for("Everyone has written 5 terms", 30)
+    recording = pulse.recorder()
+    host.type("start")
+    host.wait_for("The timer runs 60 seconds", 30)
+    time.sleep(8)  # the storyteller waits for the host to finish reading the card
+    feeder.play_file(narration)
+    stop = host.wait_for("Stop!", 60)
+    assert stop == "Stop! Sabine has ticked all five terms."
+    host.type("confirm")
+    points = host.wait_for("Points for this story", 30)
+    spoken = recording.stop()
+    stderr = host.finish()
+    # Sabine's five: car (also Stephan's: 2) and four of her own (4 each); Stephan's ticks stop
+    # with hers, wherever the story had got to
+    review = host.wait_for("The story is over. The terms:", 1)
+    assert "Sabine: car (ticked), radio (ticked), police (ticked), sandwich (ticked), bag (ticked)." in review
+    assert "pizza (ticked)" not in review and "dinosaur (ticked)" not in review
+    assert points.startswith("Points for this story: Sabine 18, Stephan ") and points.endswith("; Nina, the storyteller, 18."), host.lines
+    ticks = [line for line in host.lines if "ticks a term" in line]
+    assert all("car" not in tick and "radio" not in tick for tick in ticks)  # never the term itself
+    assert len(spoken) > 16000 * 2 * 5  # the host spoke: more than five seconds of its voice were played
+    assert "Traceback" not in stderr
