@@ -47,6 +47,10 @@ class AudioSource(Protocol):
     def close(self) -> None: ...
 
 
+#: how long a just-opened microphone may take to deliver its first block before it counts as lost
+FIRST_BLOCK_SECONDS = 3.0
+
+
 class MicrophoneLost(AudioDeviceError):
     """The microphone stopped delivering sound; `MicrophoneSource.reconnect()` waits for it."""
 
@@ -126,6 +130,7 @@ class MicrophoneSource:
             stream = sd.RawInputStream(
                 device=None if device is None else device.index, samplerate=rate, channels=channels,
                 dtype="int16", blocksize=blocksize, callback=self._callback,
+                latency="low",  # small fragments: words reach the recognizer (and ticks the table) sooner
             )
             stream.start()
         except sd.PortAudioError as error:
@@ -135,7 +140,7 @@ class MicrophoneSource:
         before = 0 if self._converter is None else self._converter.samples_out
         self._converter = _Converter(rate, channels, self.rate, before)
         self._stream, self.native_rate = stream, rate
-        self._last_arrival = time.monotonic()
+        self._last_arrival, self._delivered = time.monotonic(), False
 
     def _settings(self, sd, device: Device | None) -> tuple[int, int]:
         """A (rate, channels) the device accepts: its own rate first, mono if it can."""
@@ -178,13 +183,15 @@ class MicrophoneSource:
             try:
                 data, arrived = self._queue.get(timeout=0.1)
             except queue.Empty:
-                if not self._stream.active or time.monotonic() - self._last_arrival > self.lost_after:
+                # a device may take a moment to deliver its first block after opening
+                allowed = self.lost_after if self._delivered else max(self.lost_after, FIRST_BLOCK_SECONDS)
+                if not self._stream.active or time.monotonic() - self._last_arrival > allowed:
                     self._drop_stream()
                     raise MicrophoneLost(
                         f"{self.name.capitalize()} stopped sending sound: is it still plugged in?"
                     ) from None
                 continue
-            self._last_arrival = arrived
+            self._last_arrival, self._delivered = arrived, True
             self._report_overflows()
             assert self._converter is not None
             channels = self._converter.channels

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.audio.pulse import MicFeeder, PulseAudio
+from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio
 from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
 
 pytestmark = pytest.mark.slow
@@ -38,8 +38,8 @@ def festival(text: str, path: Path) -> Path:
 class LiveHost:
     """The storyhost process, its output collected line by line by a thread."""
 
-    def __init__(self, pulse: PulseAudio, data: Path, *args: str) -> None:
-        env = storyhost_env(data) | pulse.env
+    def __init__(self, pulse: PulseAudio, data: Path, *args: str, source: str | None = None) -> None:
+        env = storyhost_env(data) | pulse.env | ({"PULSE_SOURCE": source} if source else {})
         self.process = subprocess.Popen(
             storyhost_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, env=env, cwd=ROOT,
@@ -110,3 +110,35 @@ def test_a_story_told_into_the_microphone_is_ticked_stopped_and_scored(pulse, fe
     assert all("car" not in tick and "radio" not in tick for tick in ticks)  # never the term itself
     assert len(spoken) > 16000 * 2 * 5  # the host spoke: more than five seconds of its voice were played
     assert "Traceback" not in stderr
+
+
+@pytest.fixture
+def sink_running(pulse: PulseAudio):
+    """Silence played into the loudspeaker, so that its monitor delivers sound all the time (an
+    idle null sink's monitor sends nothing, which storyhost rightly takes for a lost microphone)."""
+    zeros = open("/dev/zero", "rb")
+    silence = subprocess.Popen(
+        ["pacat", "--playback", "--raw", "--format=s16le", "--rate=16000", "--channels=1"],
+        stdin=zeros, env=os.environ | pulse.env,
+    )
+    yield
+    silence.terminate()
+    silence.wait(timeout=10)
+    zeros.close()
+
+
+def test_the_host_never_ticks_its_own_words(pulse, sink_running, tmp_path):
+    """The microphone here is the loudspeaker itself (the null sink's monitor), so everything the
+    host says reaches it, like a laptop with no echo cancellation. At 'start' the host reads out
+    "The timer runs 60 seconds. Nina tells the story: ..."; the players wrote exactly those words."""
+    host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
+                    "--timer", "20", "--speech", "--input", "pulse", "--asr", "pocketsphinx", source=MONITOR)
+    host.wait_for("Nina, choose a side", 60)
+    host.type("side Nina normal", *[f"term Sabine {t}" for t in ("timer", "second", "story", "tell", "nina")])
+    host.type(*[f"term Stephan {t}" for t in ("timer", "run", "sixty", "seconds", "story")])
+    host.wait_for("Everyone has written 5 terms", 60)
+    host.type("start")
+    host.wait_for("The timer runs 20 seconds", 30)
+    host.wait_for("Time is up!", 60)
+    host.finish()
+    assert not [line for line in host.lines if "ticks a term" in line], host.lines
