@@ -29,6 +29,7 @@ DELEGATED = {
     "models": "host.models_command",
     "transcribe": "host.recognizer",
     "devices": "host.devices",
+    "demo": "host.demo",
 }
 
 
@@ -52,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
     rules.add_argument("game", choices=sorted(GAMES))
-    commands.add_parser("demo", help="watch a scripted Stories! story, no microphone needed")
+    commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
     commands.add_parser("tick", help="judge which written terms a story transcript ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
     commands.add_parser("devices", help="list microphones and speakers", add_help=False)
@@ -173,19 +174,13 @@ def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     out.write(resources.files("host").joinpath("rules", f"{options.game}.md").read_text(encoding="utf-8"))
 
 
-def _demo(options: argparse.Namespace) -> None:
-    from host.demo import run_demo
-
-    run_demo()
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] and argv[0] in DELEGATED:
         module = importlib.import_module(DELEGATED[argv[0]])
         return module.main(argv[1:])
     options = _parser().parse_args(argv)
-    handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules, "demo": _demo}
+    handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     try:
         handlers[options.command](options)
     except UserError as error:

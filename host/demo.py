@@ -1,28 +1,76 @@
-"""`storyhost demo`: the rulebook's Arctic story, played from a script and refereed live.
+"""`storyhost demo`: a Stories! story from the rulebook's Arctic example, refereed from a recording.
 
-It runs in a temporary saved-games folder, so the demo never shows up in 'storyhost games'.
+The players' commands come from a bundled script; Nina's story is a bundled recording (festival's
+cmu_us_slt_arctic_hts voice) heard through the same pipeline as a microphone: recognizer, term
+matcher, live ticks with their times, Stop!, scores. No microphone, network or download is
+needed; with a sound card the host reads its announcements aloud. It runs in a temporary
+saved-games folder, so the demo never shows up in 'storyhost games'.
 """
 from __future__ import annotations
 
+import argparse
 import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 
 from games.base import Match
 from host import decks
+from host.audio_in import FileSource
 from host.catalog import GAMES, referee
+from host.hearing import Heard, hear
 from host.inputs import ScriptSource
 from host.narration import NarrationListener
+from host.recognizer import Recognizer, open_recognizer
 from host.session import Session, TextOutput
+from host.speaker import PrintSpeaker, Speaker, open_speaker
 from host.store import GameStore
 
 PLAYERS = ["Nina", "Sabine", "Stephan", "Melanie"]
 #: the seed that deals the built-in deck with the Arctic card on top
 SEED = 53
+#: the script line at which the recording of the story plays
+LISTEN = "listen"
 
 
-def run_demo() -> None:
+class RecordedStory:
+    """The demo's input: the script's lines, and at 'listen' the recording as it is heard."""
+
+    def __init__(self, script: ScriptSource, recording: Path, recognizer: Recognizer, realtime: bool,
+                 speaker: Speaker | None) -> None:
+        self.script, self.recording, self.recognizer, self.realtime = script, recording, recognizer, realtime
+        self.speaker = speaker
+        self._heard: Iterator[Heard] | None = None
+
+    def read(self, timeout: float | None) -> object | None:
+        if self._heard is not None:
+            heard = next(self._heard, None)
+            if heard is not None:
+                return heard
+            self._heard = None
+        if self.speaker is not None:
+            self.speaker.wait(timeout=60)  # let the table hear each announcement to its end
+        line = self.script.read(timeout)
+        if line != LISTEN:
+            return line
+        print(f"(Nina tells her story: the recording {self.recording.name} is heard as through a microphone.)")
+        self.recognizer.reset()
+        self._heard = hear(FileSource(self.recording, rate=self.recognizer.sample_rate, realtime=self.realtime),
+                           self.recognizer)
+        return self.read(timeout)
+
+    def secret(self, hidden: bool) -> None:
+        """The demo's terms are typed by the script: there is nothing to hide from."""
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="storyhost demo", description="A Stories! story refereed from a recording.")
+    parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
+    parser.add_argument("--silent", action="store_true", help="print the announcements without reading them aloud")
+    options = parser.parse_args(argv)
+    speaker = PrintSpeaker() if options.silent else open_speaker(None)
+    voice = None if isinstance(speaker, PrintSpeaker) else speaker
     settings = {
         "players": PLAYERS,
         "seed": SEED,
@@ -30,18 +78,27 @@ def run_demo() -> None:
         "cards": [asdict(card) for card in decks.load_opening_cards()],
     }
     print(
-        "storyhost demo: the Arctic story from the Stories! rulebook. Nina tells the story; Sabine, "
-        "Stephan and Melanie have secretly written five terms each. The lines after '> ' are what "
-        "the players type; 'say' lines are Nina's words, which the host referees as they come."
+        "storyhost demo: a Stories! story after the rulebook's Arctic example. Nina tells the story; "
+        "Sabine, Stephan and Melanie have secretly written five terms each. The lines after '> ' "
+        "are what the players type; then Nina's recorded story is heard and refereed as it comes."
     )
-    with tempfile.TemporaryDirectory(prefix="storyhost-demo-") as folder, GameStore(Path(folder) / "demo.sqlite3") as store:
-        game_id = store.create("stories", settings)
-        match = Match(GAMES["stories"].factory(settings))
-        session = Session(store, game_id, match, TextOutput(), listener=NarrationListener(referee()))
-        session.end_note = (
-            "That was one story; with four players a whole game has eight. Start your own with: "
-            "storyhost play stories --players NAME NAME NAME"
-        )
-        script = resources.files("host").joinpath("data", "demo.script")
-        with script.open(encoding="utf-8") as lines:
-            session.run(ScriptSource(lines))
+    data = resources.files("host").joinpath("data")
+    try:
+        with tempfile.TemporaryDirectory(prefix="storyhost-demo-") as folder, \
+                GameStore(Path(folder) / "demo.sqlite3") as store, \
+                resources.as_file(data.joinpath("demo-narration.flac")) as recording, \
+                data.joinpath("demo.script").open(encoding="utf-8") as lines:
+            game_id = store.create("stories", settings)
+            match = Match(GAMES["stories"].factory(settings))
+            session = Session(store, game_id, match, TextOutput(speaker=voice), listener=NarrationListener(referee()))
+            session.end_note = (
+                "That was one story; with four players a whole game has eight. Start your own with: "
+                "storyhost play stories --players NAME NAME NAME"
+            )
+            source = RecordedStory(ScriptSource(lines), recording, open_recognizer("pocketsphinx"),
+                                   realtime=not options.fast, speaker=voice)
+            session.run(source)
+    finally:
+        speaker.wait(timeout=60)
+        speaker.close()
+    return 0

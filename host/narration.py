@@ -37,32 +37,36 @@ class NarrationListener:
 
     def hear_text(self, state: GameState, text: str) -> list[Action]:
         """Typed narration (a whole sentence or more)."""
-        return self._actions(state, self._tracker_for(state).say(text))
+        return [action for action, _ in self._actions(state, self._tracker_for(state).say(text))]
 
-    def hear(self, state: GameState, words: Sequence[HeardWord], final: bool) -> list[Action]:
-        """The recognizer's current hypothesis of the current utterance. A player interrupting
-        with "question" and their name (in a final hypothesis) asks a question."""
+    def hear(self, state: GameState, words: Sequence[HeardWord], final: bool) -> list[tuple[Action, float | None]]:
+        """The recognizer's current hypothesis of the current utterance: actions, each with the
+        time in the audio of the words that justify it. A player interrupting with "question"
+        and their name (in a final hypothesis) asks a question."""
         actions = self._actions(state, self._tracker_for(state).update(words, final))
         return actions + (self._questions(state, words) if final else [])
 
     @staticmethod
-    def _questions(state: GameState, words: Sequence[HeardWord]) -> list[Action]:
+    def _questions(state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:
         names = {player.casefold(): player for player in state.players}
-        said = [word.text.casefold() for word in words]
         return [
-            Action("question", names[name]) for word, name in zip(said, said[1:]) if word == "question" and name in names
+            (Action("question", names[name.text.casefold()]), name.end)
+            for word, name in zip(words, words[1:])
+            if word.text.casefold() == "question" and name.text.casefold() in names
         ]
 
-    def _actions(self, state: GameState, events: list[TickEvent]) -> list[Action]:
-        """Only changes: a term the table has already ticked (by hand, or before a resume) stays.
-        Unticks come first: a revision that withdraws one word and adds another must not call
-        Stop! on evidence it has just withdrawn."""
-        actions = []
-        for event in sorted(events, key=lambda event: event.kind != "untick"):
-            ticked = self._ticked(state, event.player)
-            if (event.kind == "tick") != (event.term in ticked):
-                actions.append(Action(event.kind, event.player, (event.term,)))
-        return actions
+    def _actions(self, state: GameState, events: list[TickEvent]) -> list[tuple[Action, float | None]]:
+        """What changes: each term's last event in the batch, against what the game has (a term
+        the table ticked by hand, or before a resume, stays). A revision that moves a term's
+        evidence (untick then tick) changes nothing. Unticks come first: a revision that
+        withdraws one word and adds another must not call Stop! on evidence just withdrawn."""
+        latest = {(event.player, event.term): event for event in events}
+        changes = [
+            (Action(event.kind, event.player, (event.term,)), event.time)
+            for event in latest.values()
+            if (event.kind == "tick") != (event.term in self._ticked(state, event.player))
+        ]
+        return sorted(changes, key=lambda change: change[0].verb != "untick")
 
     @staticmethod
     def _ticked(state: GameState, player: str) -> set[str]:

@@ -54,6 +54,8 @@ class TextOutput:
     write: Callable[[str], None] = print
     speaker: Speaker | None = None
     quiet: bool = False
+    #: printed (not spoken) before each line: when in the story a tick was heard
+    stamp: str = ""
     last: list[str] = field(default_factory=list)
 
     def shared(self, lines: list[str]) -> None:
@@ -62,7 +64,7 @@ class TextOutput:
         if lines:
             self.last = lines
         for index, line in enumerate(lines):
-            self.write(line)
+            self.write(self.stamp + line)
             if self.speaker is not None and not self.quiet:
                 self.speaker.say(line, interrupt=index == 0)
 
@@ -209,14 +211,23 @@ class Session:
                 self.source.stop_listening()
 
     def _heard(self, heard: Heard) -> None:
-        """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions."""
-        if self.listener is None or not self.listener.listening(self.state):
+        """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions.
+        The storyteller's words are public: each finished utterance is printed as heard."""
+        if self.listener is None:
             return
-        for action in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
+        if heard.hypothesis.final and heard.hypothesis.words:
+            self.out.note(f"Heard: {heard.hypothesis.text}")
+        if not self.listener.listening(self.state):
+            return
+        for action, at in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
             if not self.listener.listening(self.state):  # Stop! was called
                 break
-            if self.play(action) and action.verb == "tick":
-                self.out.earcon("tick")
+            self.out.stamp = "" if at is None else f"[{at:.1f} s] "
+            try:
+                if self.play(action) and action.verb == "tick":
+                    self.out.earcon("tick")
+            finally:
+                self.out.stamp = ""
 
     def _microphone_gone(self, gone: MicrophoneGone) -> None:
         if self.clock is not None:

@@ -39,11 +39,15 @@ def test_scripted_game_matches_its_transcript(tmp_path, name):
 
 
 @pytest.mark.slow
-def test_demo_plays_the_rulebook_arctic_story(tmp_path):
-    result = run_storyhost(tmp_path, "demo")
+def test_demo_referees_the_recorded_arctic_story(tmp_path):
+    """The bundled recording through the real recognizer and referee: ticks with their times,
+    Stop! when Melanie has all five, the rulebook's judgements (ice-cold ticks neither cold nor
+    ice, froze ticks freeze, polar bears ticks polar bear) and the scores."""
+    result = run_storyhost(tmp_path, "demo", "--fast", "--silent")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "Points for this story: Sabine 1, Stephan 8, Melanie 9; Nina, the storyteller, 9." in lines
+    assert "[22.0 s] Stop! Melanie has ticked all five terms." in lines
+    assert "Points for this story: Sabine 1, Stephan 8, Melanie 17; Nina, the storyteller, 17." in lines
     expected = GOLDEN / "demo.txt"
     if os.environ.get("STORYHOST_UPDATE_GOLDEN"):
         expected.write_text(result.stdout, encoding="utf-8")
