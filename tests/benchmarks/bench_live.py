@@ -1,0 +1,76 @@
+"""Live round figures: launch to listening, and the peak memory of a whole live story.
+
+Runs `storyhost play stories --speech` against a private PulseAudio with a virtual microphone
+(tests/audio/pulse.py), tells a festival-voice story into it and prints:
+- launch to ready: from starting the process to the first announcement (language resources,
+  recognizer and voice loaded);
+- start to listening: from typing 'start' to the host announcing the story has begun (it opens
+  the microphone as it does);
+- peak memory (maximum resident set size) of the storyhost process over the round.
+
+Run: .venv/bin/python tests/benchmarks/bench_live.py [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.audio.pulse import PulseAudio  # noqa: E402
+from tests.audio.test_live_round import NARRATION, SETUP, LiveHost, festival  # noqa: E402
+
+TARGETS = {"launch to listening": 3.0, "peak memory MB": 500}
+
+
+def one_round(pulse: PulseAudio, folder: Path, narration: Path) -> dict[str, float]:
+    feeder = pulse.feeder()
+    launched = time.monotonic()
+    host = LiveHost(pulse, folder, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
+                    "--timer", "60", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+    host.wait_for("Nina, choose a side", 60)
+    ready = time.monotonic() - launched
+    host.type(*SETUP)
+    host.wait_for("Everyone has written 5 terms", 30)
+    started = time.monotonic()
+    host.type("start")
+    host.wait_for("The timer runs 60 seconds", 30)
+    started_listening = time.monotonic() - started  # the microphone opens as 'start' is applied
+    time.sleep(8)
+    feeder.play_file(narration)
+    host.wait_for("Stop!", 60)
+    host.type("confirm")
+    host.wait_for("Points for this story", 30)
+    host.finish()
+    feeder.stop()
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # KiB -> MiB, largest child so far
+    return {"launch to ready s": ready, "start to listening s": started_listening, "peak memory MB": peak}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    runs = parser.parse_args().runs
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        narration = festival(NARRATION, folder / "story.wav")
+        with PulseAudio(folder / "pulse") as pulse:
+            results = [one_round(pulse, folder / f"data{run}", narration) for run in range(runs)]
+    print(f"live Stories! round, {runs} runs, {os.cpu_count()} cores")
+    for key in results[0]:
+        values = [result[key] for result in results]
+        print(f"{key:>22}: median {statistics.median(values):.2f}, max {max(values):.2f}")
+    launch = max(r["launch to ready s"] + r["start to listening s"] for r in results)
+    print(f"launch to listening (worst run, ready + start): {launch:.2f} s  target <= {TARGETS['launch to listening']} s")
+    print(f"peak memory: {max(r['peak memory MB'] for r in results):.0f} MB  target <= {TARGETS['peak memory MB']} MB")
+
+
+if __name__ == "__main__":
+    main()
