@@ -295,12 +295,19 @@ class FileSource:
         self._chunks = self._generate(max(1, round(self.native_rate * block_ms / 1000)))
 
     def _generate(self, blocksize: int) -> Iterator[AudioChunk]:
+        import soundfile
+
         converter = _Converter(self.native_rate, self._file.channels, self.rate)
         start = time.monotonic()
         frames = 0
         done = False
         while not done:
-            samples = self._file.read(blocksize, dtype="float32", always_2d=True)
+            try:
+                samples = self._file.read(blocksize, dtype="float32", always_2d=True)
+            except soundfile.LibsndfileError as error:  # the header was fine, the rest is not
+                raise AudioFileError(
+                    f"Cannot read {self.path} to the end ({error}): give a complete WAV or FLAC file."
+                ) from error
             done = len(samples) < blocksize
             frames += len(samples)
             if self.realtime:  # a microphone delivers a block once its last sample was heard

@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
     rules.add_argument("game", choices=sorted(GAMES))
     commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
-    commands.add_parser("tick", help="judge which written terms a story transcript ticks", add_help=False)
+    commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
     commands.add_parser("devices", help="list microphones and speakers", add_help=False)
     commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV file", add_help=False)

@@ -1,6 +1,7 @@
 """`storyhost tick`: which of the players' written terms a story ticks.
 
     storyhost tick --card TEXT --terms FILE.json (--transcript FILE | --audio FILE.wav) [--json]
+                   [--asr vosk|pocketsphinx] [--model PATH]
 
 The terms file maps each player to their terms: {"Sabine": ["Snow", "cold"], ...}. Each term
 is first checked against the rules (a player's later term may duplicate an earlier one), then
@@ -8,8 +9,10 @@ the story is searched. With --json, stdout is one object:
 {"players": {player: [{"term", "status", "reason", "evidence", "time"}, ...]}}, where status
 is "ticked", "not_heard" or "rejected", reason the rule's code (when rejected), evidence the
 words heard and time the end of the last of them in seconds (when ticked from audio); the
-fields that do not apply are null. A missing file, malformed JSON or an empty card: exit
-status 2 and one line on stderr.
+fields that do not apply are null. A recording (WAV or FLAC, any rate) goes through the live
+round's pipeline as fast as it decodes, partial hypotheses included: a tick that a later
+revision of the recognizer withdrew is not ticked. A missing or unreadable file, malformed
+JSON, an empty card or a recognizer that cannot be set up: exit status 2 and one line on stderr.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from nlp import TermReferee
+    from nlp import TermReferee, TickTracker
 
 PROG = "storyhost tick"
 
@@ -41,8 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--terms", required=True, type=Path, help='JSON file: {"player": ["term", ...], ...}')
     story = parser.add_mutually_exclusive_group(required=True)
     story.add_argument("--transcript", type=Path, help="the story as a text file")
-    story.add_argument("--audio", type=Path, help="the story as a WAV recording")
+    story.add_argument("--audio", type=Path, help="the story as a WAV or FLAC recording")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    parser.add_argument(
+        "--asr", metavar="NAME", help="recognizer for --audio: vosk or pocketsphinx (default: Vosk if a model is found)"
+    )
+    parser.add_argument("--model", type=Path, help="Vosk model folder for --audio")
     return parser
 
 
@@ -69,8 +77,11 @@ def _read_story(path: Path) -> str:
         raise _Failure(f"the transcript {path} is not UTF-8 text") from error
 
 
-def judge(referee: TermReferee, card: str, terms: dict[str, list[str]], story: str) -> dict[str, list[dict[str, Any]]]:
-    """The result per player and term, in input order (the JSON shape of --json)."""
+def judge(
+    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[TickTracker], object]
+) -> dict[str, list[dict[str, Any]]]:
+    """The result per player and term, in input order (the JSON shape of --json); `tell` gives
+    the story to the tracker of the allowed terms."""
     from nlp import TickTracker
 
     results: dict[str, list[dict[str, Any]]] = {}
@@ -87,7 +98,7 @@ def judge(referee: TermReferee, card: str, terms: dict[str, list[str]], story: s
                 entry["message"] = verdict.message  # for the readable lines only
             results[player].append(entry)
     tracker = TickTracker(referee, accepted)
-    tracker.say(story)
+    tell(tracker)
     tracker.finish()
     for player, ticks in tracker.ticked().items():
         allowed = [entry for entry in results[player] if entry["status"] == "not_heard"]
@@ -99,21 +110,57 @@ def judge(referee: TermReferee, card: str, terms: dict[str, list[str]], story: s
 
 def _line(player: str, entry: dict[str, Any]) -> str:
     if entry["status"] == "ticked":
-        return f'{player}: "{entry["term"]}" ticked, heard "{entry["evidence"]}".'
+        at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
+        return f'{player}: "{entry["term"]}" ticked, heard "{entry["evidence"]}"{at}.'
     if entry["status"] == "not_heard":
         return f'{player}: "{entry["term"]}" not heard.'
     return f'{player}: "{entry["term"]}" rejected ({entry["reason"]}). {entry["message"]}'
 
 
+def _teller(args: argparse.Namespace) -> Callable[[TickTracker], object]:
+    """What tells the story to the tracker."""
+    if args.audio is not None:
+        return _recording(args)
+    if args.asr is not None or args.model is not None:
+        raise _Failure("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE")
+    story = _read_story(args.transcript)
+    return lambda tracker: tracker.say(story)
+
+
+def _recording(args: argparse.Namespace) -> Callable[[TickTracker], object]:
+    """The recording through the recognizer, both opened now: their errors come before the slow
+    loading of the language resources."""
+
+    from host.audio_in import AudioFileError, FileSource
+    from host.audio_referee import referee_heard
+    from host.hearing import hear
+    from host.recognizer import RecognizerError, open_recognizer
+
+    try:
+        recognizer = open_recognizer(args.asr, args.model)
+        source = FileSource(args.audio, recognizer.sample_rate)
+    except (AudioFileError, RecognizerError) as error:
+        raise _Failure(str(error).rstrip(".")) from error
+
+    def tell(tracker: TickTracker) -> None:
+        try:
+            for _ in referee_heard(tracker, hear(source, recognizer)):
+                pass
+        except AudioFileError as error:  # a file whose header was fine can still break part-way
+            raise _Failure(str(error).rstrip(".")) from error
+        finally:
+            source.close()
+
+    return tell
+
+
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
-        if args.audio is not None:
-            raise _Failure("--audio is not available yet (speech recognition comes later); use --transcript FILE")
         if not args.card.strip():
             raise _Failure("the card text is empty; give the card's sentence with --card")
         terms = _read_terms(args.terms)
-        story = _read_story(args.transcript)
+        tell = _teller(args)
     except _Failure as failure:
         print(f"{PROG}: {failure}.", file=sys.stderr)
         return 2
@@ -127,7 +174,11 @@ def main(argv: list[str]) -> int:
     except LanguageResourceMissing as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
-    results = judge(referee, args.card, terms, story)
+    try:
+        results = judge(referee, args.card, terms, tell)
+    except _Failure as failure:
+        print(f"{PROG}: {failure}.", file=sys.stderr)
+        return 2
     if args.json:
         fields = ("term", "status", "reason", "evidence", "time")
         players = {

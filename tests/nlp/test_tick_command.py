@@ -111,7 +111,7 @@ def test_bad_input_exits_2_with_one_line(files, tmp_path):
         (["--card", CARD, "--terms", str(terms)], "--transcript --audio is required"),
         (
             ["--card", CARD, "--terms", str(terms), "--audio", str(tmp_path / "story.wav")],
-            "--audio is not available yet",
+            "there is no such file",
         ),
         (["--card", CARD, "--terms", str(terms), "--transcript", str(story), "--audio", "x.wav"], "not allowed with"),
     ]

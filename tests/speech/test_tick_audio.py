@@ -1,0 +1,216 @@
+"""`storyhost tick --audio` through a real process: festival speech, PocketSphinx, the referee.
+
+The narration is the rulebook's Arctic story in sentences PocketSphinx hears reliably in
+festival's slt voice: "We also saw polar bears and seals" comes out as "we saw tyler bears" or
+"sampler bears" once resampled or slowed down, "We watched the polar bears and the seals" in
+every variant tried (44.1 kHz stereo, 22.05 kHz, tempo ±5%, -15 dB, pitch -50 cents).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.speech.audio import read_pcm, seconds, speech_spans
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+POCKETSPHINX = ("--asr", "pocketsphinx")  # not Vosk, even when a model is installed or VOSK_MODEL_PATH is set
+CARD = "When I was in the Arctic recently..."
+SENTENCES = [
+    "When I was in the Arctic recently, I was on a big expedition there as part of a research mission.",
+    "It was ice-cold and we froze terribly.",
+    "There was snow everywhere, so we often rode the motor sled.",
+    "We watched the polar bears and the seals.",
+    "We flew in from Canada, and on the way back we were also in Russia.",
+]
+TERMS = {
+    "Sabine": ["Snow", "cold", "Polar bear", "Igloo", "the"],
+    "Stephan": ["Snow", "Greenland", "Polar bears", "Eskimo", "freeze", "froze"],
+    "Melanie": ["Snow", "Seal", "Canada", "Ice", "sled", "Arctic"],
+}
+# (status, reason, evidence) of each term, in input order
+EXPECTED = {
+    "Sabine": [
+        ("ticked", None, "snow"),
+        ("not_heard", None, None),
+        ("ticked", None, "polar bears"),
+        ("not_heard", None, None),
+        ("rejected", "pronoun", None),
+    ],
+    "Stephan": [
+        ("ticked", None, "snow"),
+        ("not_heard", None, None),
+        ("ticked", None, "polar bears"),
+        ("not_heard", None, None),
+        ("ticked", None, "froze"),
+        ("rejected", "duplicate", None),
+    ],
+    "Melanie": [
+        ("ticked", None, "snow"),
+        ("ticked", None, "seals"),
+        ("ticked", None, "canada"),
+        ("not_heard", None, None),
+        ("not_heard", None, None),
+        ("rejected", "on_card", None),
+    ],
+}
+
+
+def tick(*args: str | Path) -> subprocess.CompletedProcess:
+    command = "import sys; from host.tick_command import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", command, *map(str, args)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def tick_json(terms: Path, audio: Path, *recognizer: str) -> dict:
+    done = tick("--card", CARD, "--terms", terms, "--audio", audio, "--json", *(recognizer or POCKETSPHINX))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.count("\n") == 1
+    return json.loads(done.stdout)
+
+
+def outcome(result: dict) -> dict[str, list[tuple]]:
+    return {
+        player: [(entry["status"], entry["reason"], entry["evidence"]) for entry in entries]
+        for player, entries in result["players"].items()
+    }
+
+
+def sox(*args: str | Path) -> None:
+    subprocess.run(["sox", "-D", *map(str, args)], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def terms(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("terms") / "terms.json"
+    path.write_text(json.dumps(TERMS), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def story(synthesize) -> Path:
+    return synthesize(SENTENCES)
+
+
+@pytest.fixture(scope="module")
+def ticked(terms, story) -> dict:
+    return tick_json(terms, story)
+
+
+def test_the_rulebook_example_ticks_from_audio(ticked):
+    assert outcome(ticked) == EXPECTED
+    for entries in ticked["players"].values():
+        for entry in entries:
+            assert list(entry) == ["term", "status", "reason", "evidence", "time"]
+            assert (entry["time"] is None) == (entry["status"] != "ticked")
+    assert [entry["term"] for entry in ticked["players"]["Stephan"]] == TERMS["Stephan"]
+
+
+def test_tick_times_lie_where_the_words_were_said(ticked, story):
+    pcm = read_pcm(story)
+    spans = speech_spans(pcm, gap=0.6)  # the sentences, 1 s apart
+    assert len(spans) == len(SENTENCES)
+    sabine, stephan, melanie = (ticked["players"][name] for name in TERMS)
+    times = {
+        "froze": stephan[4]["time"],
+        "snow": sabine[0]["time"],
+        "polar bears": sabine[2]["time"],
+        "seals": melanie[1]["time"],
+        "canada": melanie[2]["time"],
+    }
+    assert stephan[0]["time"] == melanie[0]["time"] == times["snow"]
+    assert stephan[2]["time"] == times["polar bears"]
+    assert list(times.values()) == sorted(times.values()) and len(set(times.values())) == len(times)
+    assert 0 < min(times.values()) and max(times.values()) <= seconds(pcm)
+
+    def within(time: float, sentence: int, first: float, last: float) -> bool:
+        """In the part of the sentence between fractions `first` and `last` of its length."""
+        start, end = spans[sentence]
+        return start + first * (end - start) - 0.1 <= time <= start + last * (end - start) + 0.1
+
+    assert within(times["froze"], 1, 0.4, 0.85)  # "It was ice-cold and we froze | terribly."
+    assert within(times["snow"], 2, 0.0, 0.35)  # "There was snow | everywhere, so we often rode the motor sled."
+    assert within(times["polar bears"], 3, 0.4, 0.8)  # "We watched the polar bears | and the seals."
+    assert within(times["seals"], 3, 0.9, 1.0)
+    assert within(times["canada"], 4, 0.1, 0.5)  # "We flew in from Canada, | and on the way back ..."
+
+
+def test_readable_lines_say_when(terms, story):
+    done = tick("--card", CARD, "--terms", terms, "--audio", story, *POCKETSPHINX)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert len(lines) == 17
+    assert re.fullmatch(r'Melanie: "Canada" ticked, heard "canada" at \d+\.\d\d s\.', lines[13])
+    assert lines[14] == 'Melanie: "Ice" not heard.'
+
+
+def test_flac_gives_the_same_result(terms, story, ticked, tmp_path):
+    same = tmp_path / "story.flac"
+    sox(story, same)
+    assert tick_json(terms, same) == ticked
+    resampled = tmp_path / "story-44k-stereo.flac"
+    sox(story, "-r", "44100", "-c", "2", resampled)
+    again = tick_json(terms, resampled)
+    assert outcome(again) == EXPECTED
+    for entries, before in zip(again["players"].values(), ticked["players"].values()):
+        for entry, old in zip(entries, before):
+            if entry["time"] is not None:
+                assert entry["time"] == pytest.approx(old["time"], abs=0.1)
+
+
+@pytest.mark.parametrize("sound", ["silence", "whitenoise"])
+def test_silence_and_noise_tick_nothing(terms, tmp_path, sound):
+    audio = tmp_path / f"{sound}.wav"
+    format = ("-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer")
+    if sound == "silence":
+        sox("-n", *format, audio, "trim", "0", "30")
+    else:
+        sox("-n", *format, audio, "synth", "30", "whitenoise", "vol", "0.1")  # about -30 dB RMS
+    result = tick_json(terms, audio)
+    statuses = {entry["status"] for entries in result["players"].values() for entry in entries}
+    assert statuses == {"not_heard", "rejected"}
+
+
+def test_the_recognizer_can_be_chosen(terms, story, korean_vosk_model):
+    """The Korean model hears no English word: nothing ticks, as PocketSphinx would have."""
+    result = tick_json(terms, story, "--asr", "vosk", "--model", str(korean_vosk_model))
+    assert {entry["status"] for entries in result["players"].values() for entry in entries} == {
+        "not_heard",
+        "rejected",
+    }
+
+
+def test_errors_exit_2_with_one_line(terms, story, tmp_path):
+    not_sound = tmp_path / "story.wav"
+    not_sound.write_text("Once upon a time", encoding="utf-8")
+    flac = tmp_path / "story.flac"
+    sox(story, flac)
+    truncated = tmp_path / "truncated.flac"
+    truncated.write_bytes(flac.read_bytes()[: flac.stat().st_size // 3])
+    transcript = tmp_path / "story.txt"
+    transcript.write_text(" ".join(SENTENCES), encoding="utf-8")
+    base = ["--card", CARD, "--terms", terms]
+    cases = [
+        ([*base, "--audio", tmp_path / "missing.wav"], "there is no such file"),
+        ([*base, "--audio", not_sound], "give a WAV or FLAC file"),
+        ([*base, "--audio", truncated, *POCKETSPHINX], "Cannot read"),
+        ([*base, "--audio", story, "--asr", "vosk", "--model", tmp_path / "no-model"], "no Vosk model folder"),
+        ([*base, "--audio", story, "--asr", "pocketsphinx", "--model", tmp_path], "drop --model"),
+        ([*base, "--audio", story, "--asr", "whisper"], "no recognizer called 'whisper'"),
+        ([*base, "--transcript", transcript, "--asr", "pocketsphinx"], "apply to --audio only"),
+    ]
+    for args, says in cases:
+        done = tick(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("storyhost tick: "), done.stderr
+        assert says in done.stderr, done.stderr
