@@ -142,3 +142,23 @@ def test_the_host_never_ticks_its_own_words(pulse, sink_running, tmp_path):
     host.wait_for("Time is up!", 60)
     host.finish()
     assert not [line for line in host.lines if "ticks a term" in line], host.lines
+
+
+def test_losing_the_microphone_pauses_the_timer_and_says_so(pulse, feeder: MicFeeder, tmp_path):
+    host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
+                    "--timer", "12", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+    host.wait_for("Nina, choose a side", 60)
+    host.type(*SETUP)
+    host.wait_for("Everyone has written 5 terms", 30)
+    host.type("start")
+    host.wait_for("The timer runs 12 seconds", 30)
+    time.sleep(2)
+    pulse.unload_mic()
+    paused = host.wait_for("The timer is paused until the microphone is back.", 30)
+    assert "stopped sending sound" in paused
+    time.sleep(15)  # longer than the whole timer: a paused timer does not run out
+    assert not [line for line in host.lines if "Time is up!" in line]
+    pulse.load_mic()
+    host.wait_for("The microphone is back: the story and the timer go on.", 60)
+    host.wait_for("Time is up!", 30)
+    host.finish()

@@ -172,9 +172,9 @@ def test_silence_and_noise_tick_nothing(terms, tmp_path, sound):
     audio = tmp_path / f"{sound}.wav"
     format = ("-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer")
     if sound == "silence":
-        sox("-n", *format, audio, "trim", "0", "30")
+        sox("-n", *format, audio, "trim", "0", "60")
     else:
-        sox("-n", *format, audio, "synth", "30", "whitenoise", "vol", "0.1")  # about -30 dB RMS
+        sox("-n", *format, audio, "synth", "60", "whitenoise", "vol", "0.1")  # about -30 dB RMS
     result = tick_json(terms, audio)
     statuses = {entry["status"] for entries in result["players"].values() for entry in entries}
     assert statuses == {"not_heard", "rejected"}
