@@ -26,10 +26,11 @@ Input is the recognizer's hypothesis, one utterance at a time: lowercase words w
 punctuation, maybe with times, confidences and alternatives, revised until final. Compounds
 never span two utterances (a pause), nor two clauses of typed text; without a pause, words of
 two sentences can still read as a compound ("... the ocean | parrots screamed"). A decision at
-the end of the hypothesis waits for the next word (and, when a noun+noun compound is possible,
-two more words of context) or for the end of the utterance. Each term ticks at most once; a
-revision that removes the evidence of a tick emits an "untick" (and a new "tick" if other words
-still say it).
+the end of the hypothesis waits for the next word or for the end of the utterance. A noun+noun
+edge with fewer than two words of context after it is decided provisionally with the words there
+are: the tick comes at once, and the edge is decided again as words come. Each term ticks at
+most once; a revision that removes the evidence of a tick emits an "untick" (and a new "tick" if
+other words still say it), while one that only leaves its edges undecided keeps the tick.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ class _Segment:
     prefixes: list[set[tuple[int, str]]] = field(default_factory=list)  # spans ending here: (start, key so far)
     hits: list[tuple[int, int, int]] = field(default_factory=list)  # (end, term id, start), by end
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
+    provisional: set[int] = field(default_factory=set)  # boundaries decided with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
     final: bool = False
@@ -264,8 +266,8 @@ class TickTracker:
             return False if seg.final else None
         if k not in seg.joined:
             decision = self._decide(seg, k)
-            if decision is None:
-                return None
+            if decision is None or k in seg.provisional:
+                return decision  # not cached: decided again with the next words
             seg.joined[k] = decision
         return seg.joined[k]
 
@@ -279,10 +281,12 @@ class TickTracker:
             return True
         if not self._may_be_nouns(first, second):
             return collocation
-        if collocation is None or (k + 1 + RIGHT_CONTEXT > n and not seg.final):
+        if collocation is None:
             return None
         if seg.words[k].text[:1].isupper() or self._lexicon.is_name(second):
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
+        if k + 1 + RIGHT_CONTEXT > n and not seg.final:
+            seg.provisional.add(k)  # the tagger sees the words there are so far
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
         if tags[k - 1 - lo] not in NOUN_TAGS - {"NNS", "NNPS"} or tags[k - lo] not in NOUN_TAGS:
@@ -320,23 +324,31 @@ class TickTracker:
         return None if pending else False
 
     def _settle(self, si: int) -> list[TickEvent]:
-        """Ticks and unticks after segment `si` changed."""
+        """Ticks and unticks after segment `si` changed. A hit across a provisional boundary
+        counts now and stays pending, to be decided again; a tick whose hit is only undecided
+        stays."""
         seg = self._segments[si]
+        seg.provisional.clear()
         pending = len(seg.tokens) + 1
+        undecided: set[tuple[int, int, int]] = set()  # (term id, start, end) of hits not decided yet
         for end, tid, start in reversed(seg.hits):
             if end < seg.settled:
                 break
             edges = (self._joined(seg, start), self._joined(seg, end), self._whole(seg, tid, start, end))
             if None in edges:
                 pending = min(pending, end)
-            elif edges == (False, False, True):
+                undecided.add((tid, start, end))
+                continue
+            if edges == (False, False, True):
                 seg.valid.setdefault(tid, set()).add((start, end))
+            if any(start <= k <= end for k in seg.provisional):
+                pending = min(pending, end)
         seg.settled = pending
         events: list[TickEvent] = []
         lost = set()
         for tid, tick in list(self._ticks.items()):
             if tick.segment == si and not (
-                (tick.start, tick.end) in seg.valid.get(tid, ())
+                ((tick.start, tick.end) in seg.valid.get(tid, ()) or (tid, tick.start, tick.end) in undecided)
                 and self._evidence(seg, tick.start, tick.end) == tick.event.evidence
             ):
                 del self._ticks[tid]

@@ -1,5 +1,7 @@
 """Ticking with the real resources: the rulebook's round, compounds, incremental recognizer input."""
 
+from dataclasses import replace
+
 import pytest
 
 from nlp import HeardWord, TickEvent, TickTracker, judge_transcript
@@ -185,10 +187,48 @@ def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
     assert tracker.ticked()["Cy"] == [None]
 
 
-def test_a_possible_noun_noun_compound_waits_for_two_more_words(referee):
+def test_a_possible_noun_noun_compound_is_decided_provisionally_with_the_words_there_are(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"]})
-    assert tracker.update(timed("we saw seals and")) == []  # "saw seals" could be a compound (a saw)
-    assert tracker.update(timed("we saw seals and then")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.5)]
+    assert tracker.update(timed("we saw seals")) == []  # the next word may still join "seals"
+    assert tracker.update(timed("we saw seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.5)]
+    assert tracker.update(timed("we saw seals and then")) == []  # "saw seals" (a saw) decided again
+    assert tracker.update(timed("we saw seals and then left"), final=True) == []
+
+
+def test_a_provisional_tick_stays_when_more_words_confirm_it(referee):
+    ship = TickEvent("tick", "Ann", "ship", 0, "ship", 1.0)
+    tracker = TickTracker(referee, {"Ann": ["ship"], "Bo": ["sail"]})
+    assert tracker.update(timed("the ship sails")) == [ship]  # no other verb: "sails" is the verb, for now
+    assert tracker.update(timed("the ship sails at")) == [TickEvent("tick", "Bo", "sail", 0, "sails", 1.5)]
+    assert tracker.update(timed("the ship sails at dawn")) == []
+    assert tracker.update(timed("the ship sails at dawn"), final=True) == []
+    assert tracker.ticked()["Ann"] == [ship]
+
+
+def test_a_provisional_tick_is_withdrawn_when_the_compound_is_confirmed(referee):
+    ship = TickEvent("tick", "Ann", "ship", 0, "ship", 1.0)
+    tracker = TickTracker(referee, {"Ann": ["ship"], "Bo": ["ship sail"]})
+    assert tracker.update(timed("the ship sails")) == [ship]
+    assert tracker.update(timed("the ship sails were")) == [  # a verb after them: "ship sails" is a compound
+        replace(ship, kind="untick"),
+        TickEvent("tick", "Bo", "ship sail", 0, "ship sails", 1.5),
+    ]
+    assert tracker.update(timed("the ship sails were torn")) == []
+    assert tracker.update(timed("the ship sails were torn"), final=True) == []
+    assert tracker.ticked()["Ann"] == [None]
+
+
+def test_a_revision_that_only_leaves_the_edges_undecided_keeps_the_tick(referee):
+    tracker = TickTracker(referee, {"Ann": ["seal"]})
+    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many seals")) == []  # "seals" may begin a compound again: no untick
+    assert tracker.update(timed("many seals and")) == []
+    assert tracker.update(timed("many steals")) == [TickEvent("untick", "Ann", "seal", 0, "seals", 1.0)]
+    snow = TickEvent("tick", "Bo", "snow", 0, "snow", 1.0)
+    tracker = TickTracker(referee, {"Bo": ["snow"]})
+    assert tracker.update(timed("the snow fell")) == [snow]
+    assert tracker.update(timed("the snow")) == []
+    assert tracker.update(timed("the snow man"), final=True) == [replace(snow, kind="untick")]  # a compound
 
 
 def test_a_revision_that_removes_the_evidence_unticks(referee):
