@@ -5,23 +5,23 @@ import argparse
 import importlib
 import sys
 import traceback
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
 from games.base import Match, SetupError
+from host.audio_in import MicGate, MicrophoneSource
 from host.catalog import GAMES, add_play_options, new_settings, referee
 from host.decks import DeckError
-from host.audio_in import MicGate, MicrophoneSource
 from host.inputs import LineSource, ScriptSource, TerminalSource
 from host.live import LiveInput
-from host.recognizer import KINDS, RecognizerError, open_recognizer
-from host.speaker import PrintSpeaker, SpeakerError, open_speaker
 from host.narration import NarrationListener
+from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.session import Session, StoryClock, TextOutput
+from host.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
 from host.store import GameStore, SavedGame, StoreError, data_dir
 from nlp import LanguageResourceMissing
-
 
 #: subcommands with argument parsers of their own: name -> module with main(argv) -> int
 DELEGATED = {
@@ -86,65 +86,75 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
     return ScriptSource(sys.stdin), False
 
 
-def _run(
-    store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace, typed: tuple[LineSource, bool] | None
-) -> None:
-    """Play the game from `typed` commands (a source, and whether the story clock runs on the
-    wall clock), or with --speech (typed is None) out loud and by microphone."""
-    timer = saved.settings.get("timer_seconds")
-    listener = NarrationListener(referee()) if saved.game == "stories" else None
-    if typed is not None:
-        source, wall_clock = typed
-        clock = StoryClock(timer) if wall_clock and timer else None
-        Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
-        return
+@dataclass
+class Speech:
+    """--speech: the voice, and for Stories! the recognizer, opened before any game changes."""
+
+    speaker: Speaker
+    recognizer: Recognizer | None
+
+    def close(self) -> None:
+        self.speaker.wait(timeout=30)
+        self.speaker.close()
+
+
+def _inputs(options: argparse.Namespace, game: str) -> tuple[LineSource, bool] | Speech:
+    """Typed commands (a source, and whether the story clock runs on the wall clock), or speech;
+    everything that can fail is opened here, before a game is created or resumed."""
+    if not options.speech:
+        return _source(options.script)
+    if options.script is not None:
+        raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
     try:
         speaker = open_speaker(rate=options.rate, voice=options.voice)
     except SpeakerError as error:
         raise UserError(str(error)) from error
+    try:
+        return Speech(speaker, open_recognizer(options.asr, options.model) if game == "stories" else None)
+    except RecognizerError as error:
+        speaker.close()
+        raise UserError(str(error)) from error
+
+
+def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
+         inputs: tuple[LineSource, bool] | Speech) -> None:
+    timer = saved.settings.get("timer_seconds")
+    listener = NarrationListener(referee()) if saved.game == "stories" else None
+    if not isinstance(inputs, Speech):
+        source, wall_clock = inputs
+        clock = StoryClock(timer) if wall_clock and timer else None
+        Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
+        return
+    speaker, recognizer = inputs.speaker, inputs.recognizer
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     try:
-        if listener is None:
-            Session(store, saved.id, match, output).run(TerminalSource() if sys.stdin.isatty() else ScriptSource(sys.stdin))
-            return
-        recognizer = open_recognizer(options.asr, options.model)
-        microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
-        source = LiveInput(microphone, recognizer, MicGate(speaker))
-        Session(store, saved.id, match, output, StoryClock(timer), listener).run(source)
-    except RecognizerError as error:
-        raise UserError(str(error)) from error
+        if recognizer is None:
+            Session(store, saved.id, match, output).run(_source(None)[0])
+        else:
+            microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
+            source = LiveInput(microphone, recognizer, MicGate(speaker))
+            Session(store, saved.id, match, output, StoryClock(timer), listener).run(source)
     finally:
-        speaker.wait(timeout=30)
-        speaker.close()
-
-
-def _typed(options: argparse.Namespace) -> tuple[LineSource, bool] | None:
-    """Where typed commands come from, checked before any game is created or changed."""
-    if options.speech:
-        if options.script is not None:
-            raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
-        return None
-    return _source(options.script)
+        inputs.close()
 
 
 def _play(options: argparse.Namespace) -> None:
-    typed = _typed(options)
     try:
         settings = new_settings(options)
         factory = GAMES[options.game].factory(settings)
         match = Match(factory)
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
+    inputs = _inputs(options, options.game)
     with GameStore.open() as store:
         game_id = store.create(options.game, settings)
         saved = store.get(game_id)
         assert saved is not None
         print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
-        _run(store, saved, match, options, typed)
+        _run(store, saved, match, options, inputs)
 
 
 def _resume(options: argparse.Namespace) -> None:
-    typed = _typed(options)
     with GameStore.open() as store:
         saved = store.get(options.id) if options.id is not None else store.latest_unfinished()
         if saved is None:
@@ -154,9 +164,10 @@ def _resume(options: argparse.Namespace) -> None:
             )
         if saved.finished:
             raise UserError(f"Game {saved.id} is already over; start a new one with 'storyhost play'.")
+        inputs = _inputs(options, saved.game)
         match = Match(GAMES[saved.game].factory(saved.settings), store.actions(saved.id))
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
-        _run(store, saved, match, options, typed)
+        _run(store, saved, match, options, inputs)
 
 
 def _games(options: argparse.Namespace) -> None:
