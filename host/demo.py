@@ -11,12 +11,10 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections.abc import Iterator
-from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 
 from games.base import Match
-from host import decks
 from host.audio_in import FileSource
 from host.catalog import GAMES, referee
 from host.hearing import Heard, hear
@@ -71,12 +69,7 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
     speaker = PrintSpeaker() if options.silent else open_speaker(None)
     voice = None if isinstance(speaker, PrintSpeaker) else speaker
-    settings = {
-        "players": PLAYERS,
-        "seed": SEED,
-        "timer_seconds": 60,
-        "cards": [asdict(card) for card in decks.load_opening_cards()],
-    }
+    settings = GAMES["stories"].settings(argparse.Namespace(players=PLAYERS, seed=SEED, timer=60, deck=None))
     print(
         "storyhost demo: a Stories! story after the rulebook's Arctic example. Nina tells the story; "
         "Sabine, Stephan and Melanie have secretly written five terms each. The lines after '> ' "
