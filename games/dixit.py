@@ -20,6 +20,7 @@ from games.base import (
     IllegalAction,
     NotYourTurn,
     Outcome,
+    SetupError,
     UnknownCommand,
     Verb,
     check_player_names,
@@ -28,6 +29,7 @@ from games.base import (
     most_points_wins,
 )
 
+#: the cards of one box (the base game, and each expansion); the default deck
 DECK_SIZE = 84
 HAND_SIZE = 6
 #: the 3-player variant: bigger hands, and each non-storyteller gives two cards
@@ -66,14 +68,24 @@ class DixitState(GameState):
         "owner": Verb("owner", False, ("card", "name"), "Who gave one of the other cards on the table."),
     }
 
-    def __init__(self, players: Sequence[str], contando: bool = False) -> None:
+    def __init__(self, players: Sequence[str], contando: bool = False, deck_size: int = DECK_SIZE) -> None:
+        """`deck_size`: the cards the group really plays with (a partial deck, or with expansions)."""
         self.players = check_player_names(players, 3, 6)
         self.contando = contando
         three = len(self.players) == 3
         self.hand_size = THREE_PLAYER_HAND_SIZE if three else HAND_SIZE
         self.cards_given = THREE_PLAYER_CARDS_GIVEN if three else 1
         self.cards_shown = 1 + self.cards_given * (len(self.players) - 1)
-        self.draw_pile = DECK_SIZE - self.hand_size * len(self.players)
+        dealt = self.hand_size * len(self.players)
+        # the hands, and one turn's refill of the cards shown
+        least = dealt + self.cards_shown
+        if deck_size < least:
+            raise SetupError(
+                f"A deck of {deck_size} cards is too small for {len(self.players)} players: the hands take {dealt} "
+                f"cards and one turn draws {self.cards_shown} more, so play with at least {least} cards."
+            )
+        self.deck_size = deck_size
+        self.draw_pile = deck_size - dealt
         self.totals = {player: 0 for player in self.players}
         self.turn = 1
         self.phase = STORYTELLER
@@ -459,6 +471,7 @@ class DixitState(GameState):
             "game": self.game,
             "players": list(self.players),
             "contando": self.contando,
+            "deck_size": self.deck_size,
             "turn": self.turn,
             "phase": self.phase,
             "last_turn": self.is_last_turn(),

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.base import GameState
 from games.decks import TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
-from games.dixit import DixitState
+from games.dixit import DECK_SIZE, DixitState
 from games.stories import StoriesState
 from games.storytelling import StorytellingState
 from host import decks
@@ -80,11 +80,13 @@ def _storytelling(settings: dict[str, Any]) -> Callable[[], GameState]:
 
 
 def _dixit_settings(options: argparse.Namespace) -> dict[str, Any]:
-    return {"players": options.players, "contando": options.contando}
+    return {"players": options.players, "contando": options.contando, "deck_size": options.cards}
 
 
 def _dixit(settings: dict[str, Any]) -> Callable[[], GameState]:
-    return lambda: DixitState(settings["players"], contando=settings["contando"])
+    # games saved before --cards existed were played with the full deck
+    deck_size = settings.get("deck_size", DECK_SIZE)
+    return lambda: DixitState(settings["players"], contando=settings["contando"], deck_size=deck_size)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,10 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock-steps", type=int, default=12, help="Storytelling, Cinderella: clock steps (default 12)")
     parser.add_argument("--track-length", type=int, default=16, help="Storytelling, the race: squares to Finish (default 16)")
     parser.add_argument("--contando", action="store_true", help="Dixit: the Contando scoring variant")
+    parser.add_argument(
+        "--cards", type=int, default=DECK_SIZE, metavar="N",
+        help=f"Dixit: cards in the deck you play with, e.g. a partial deck or with expansions (default {DECK_SIZE})",
+    )
     parser.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
 
 

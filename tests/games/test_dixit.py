@@ -1,8 +1,9 @@
 """Dixit with the physical cards: the rulebook's worked example, scoring cases, the 3-player and
-Contando variants, refusals that leave the state unchanged, game length, secrecy of the votes
-and random playouts."""
+Contando variants, refusals that leave the state unchanged, game length (with the full deck and
+with a partial or bigger one), secrecy of the votes and random playouts."""
 from __future__ import annotations
 
+import argparse
 import copy
 import json
 
@@ -342,6 +343,66 @@ def test_game_length(count):
     assert state.waiting_for() == () and state.legal_actions() == []
     with pytest.raises(GameIsOver):
         run(state, "clue too late")
+
+
+def test_a_smaller_deck_makes_a_shorter_game():
+    state = DixitState(NAMES[:4], deck_size=32)  # the hands take 24: 8 left, 2 turns of 4
+    assert (state.deck_size, state.draw_pile) == (32, 8)
+    first = shared(run(state, "storyteller Ana"))
+    assert first[-1] == "Turn 1: Ana is the storyteller. Ana, say 'clue' and your sentence."
+    assert not state.is_last_turn()
+    events = shared(simple_turn(state))
+    assert events[-2:] == [
+        "Everyone draws back up to 6 cards; 4 cards left in the draw pile.",
+        "Turn 2: Ben is the storyteller. This is the last turn. Ben, say 'clue' and your sentence.",
+    ]
+    assert state.status().startswith("Turn 2, 4 cards in the draw pile. This is the last turn.")
+    assert state.view(None)["last_turn"] and state.view(None)["deck_size"] == 32
+    events = shared(simple_turn(state))
+    assert state.is_over() and state.turn == 2
+    assert events[-1].startswith("The last card of the draw pile has been drawn, so the game is over. ")
+
+
+def test_a_bigger_deck_makes_a_longer_game():
+    state = DixitState(NAMES[:6], deck_size=2 * 84)  # with an expansion: 132 left, 22 turns of 6
+    run(state, "storyteller Ana")
+    while not state.is_over():
+        simple_turn(state)
+    assert state.turn == 22
+
+
+@pytest.mark.parametrize("count, least", [(3, 26), (4, 28), (5, 35), (6, 42)])
+def test_a_deck_too_small_for_the_hands_and_one_turn_is_refused(count, least):
+    with pytest.raises(SetupError) as refused:
+        DixitState(NAMES[:count], deck_size=least - 1)
+    dealt = least - (1 + (2 if count == 3 else 1) * (count - 1))
+    assert str(refused.value) == (
+        f"A deck of {least - 1} cards is too small for {count} players: the hands take {dealt} cards and one "
+        f"turn draws {least - dealt} more, so play with at least {least} cards."
+    )
+    smallest = DixitState(NAMES[:count], deck_size=least)  # exactly enough: one turn, and it is the last
+    events = run(smallest, f"storyteller {NAMES[0]}")
+    assert "This is the last turn." in shared(events)[-1]
+    simple_turn(smallest)
+    assert smallest.is_over() and smallest.turn == 1
+
+
+def test_the_default_deck_is_the_84_cards():
+    state = DixitState(NAMES[:4])
+    assert (state.deck_size, state.draw_pile) == (84, 60)
+    assert snapshot(state) == snapshot(DixitState(NAMES[:4], deck_size=84))
+
+
+def test_host_settings_keep_the_deck_size_and_old_games_load_with_84():
+    from host.catalog import GAMES  # the saved settings of `storyhost play dixit --cards N`
+
+    dixit = GAMES["dixit"]
+    options = argparse.Namespace(players=NAMES[:4], contando=False, cards=32)
+    settings = dixit.settings(options)
+    assert settings == {"players": NAMES[:4], "contando": False, "deck_size": 32}
+    assert dixit.factory(settings)().draw_pile == 8
+    saved_before_cards = {"players": NAMES[:4], "contando": False}
+    assert dixit.factory(saved_before_cards)().deck_size == 84
 
 
 def test_outcome_sentences():
