@@ -4,6 +4,8 @@ among face-down tiles; cards won are worth victory points.
 Rules: /work/shared/rules/storytelling.txt, decided where open by RULINGS.md ("Storytelling"),
 with the advanced rules of each tale. The storyteller is a role outside the engine: the card
 text and its pictures are public (events and view), the host or a person reads them aloud.
+Cards are drawn in order; a person reading from their own pile may pick up another card,
+and `read NUMBER` tells the engine so before the turn's first flip.
 """
 from __future__ import annotations
 
@@ -102,6 +104,10 @@ class StorytellingState(GameState):
     not_copied = ("tale", "cards", "rng")
     verbs = {
         "flip": Verb("flip", False, ("position",), "Turn a face-down tile face up, for example flip B3."),
+        "read": Verb(
+            "read", False, ("number",),
+            "The storyteller reads card NUMBER instead of the one on top (a human storyteller's own pile).",
+        ),
         "blow": Verb(
             "blow", False, ("line", "direction"),
             "Three little pigs, advanced: move the row left or right, or the column up or down, through BLEW.",
@@ -353,6 +359,41 @@ class StorytellingState(GameState):
         events.append(Event(f"Right, {self.found} of {len(pictures)}. Next: the {pictures[self.found]}."))
         return events
 
+    def _card_elsewhere(self, number: int) -> str | None:
+        """Why card `number` cannot be read now instead of the current card, or None."""
+        if number == self.card_number:
+            return f"Card {number} is the card being read now."
+        if number in self.read:
+            return f"Card {number} has already been read: it is in the read pile."
+        if number in self.discarded:
+            return f"Card {number} has been won and discarded: it is no longer in the draw pile."
+        owner = next((player for player, cards in self.won.items() if number in cards), None)
+        if owner is not None:
+            return f"Card {number} has been won by {owner}: it is no longer in the draw pile."
+        return None
+
+    def _do_read(self, text: str) -> list[Event]:
+        """A human storyteller picked up card `text` rather than the top card: it takes the top
+        card's place as the current card, which goes back on top of the draw pile."""
+        self._expect(FLIP, "read another card")
+        if self.flipped:
+            raise IllegalAction(
+                f"A tile has already been flipped for card {self.card_number}: the storyteller can change the "
+                "card only before the first flip of the turn."
+            )
+        try:
+            number = int(text)
+        except ValueError:
+            number = 0
+        if not 1 <= number <= CARD_COUNT:
+            raise IllegalAction(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not '{text}'.")
+        refusal = self._card_elsewhere(number)
+        if refusal:
+            raise IllegalAction(refusal)
+        self.draw = [self.card_number, *(card for card in self.draw if card != number)]
+        self.card_number = number
+        return self.reading()[1:]
+
     def _do_blow(self, line: str, direction: str) -> list[Event]:
         self._expect(BLOW, "blow")
         line, direction = line.casefold(), direction.casefold()
@@ -395,7 +436,13 @@ class StorytellingState(GameState):
     def legal_actions(self) -> list[Choice]:
         if self.phase == FLIP:
             choices = flip_choices(self.rows, self.columns)
-            return [choices[index] for index in self._face_down()]
+            flips = [choices[index] for index in self._face_down()]
+            if self.flipped:
+                return flips
+            return flips + [
+                Choice(Action("read", None, (str(number),)), f"the storyteller reads card {number}")
+                for number in self.draw
+            ]
         if self.phase == BLOW:
             return [
                 Choice(Action("blow", None, (line, direction)), f"blow the {line} {direction}")

@@ -1,5 +1,6 @@
-"""Storytelling engine: the rulebook's examples, the four advanced rules, refusals that change
-nothing, and random playouts of every tale."""
+"""Storytelling engine: the rulebook's examples, the four advanced rules, a human storyteller
+reading another card than the top one, refusals that change nothing, and random playouts of
+every tale."""
 from __future__ import annotations
 
 import json
@@ -100,9 +101,11 @@ def test_setup_deals_a_four_by_four_grid_and_reads_card_one() -> None:
     assert sorted(state.grid) == sorted(SAINT_GEORGE_TILES)
     assert state.grid != list(SAINT_GEORGE_TILES)
     assert [str(choice.action) for choice in state.legal_actions()] == [
-        f"flip {column}{row}" for row in "1234" for column in "ABCD"
+        *(f"flip {column}{row}" for row in "1234" for column in "ABCD"),
+        *(f"read {number}" for number in range(2, 14)),
     ]
     assert state.legal_actions()[5].label == "flip B2"
+    assert state.legal_actions()[16 + 5].label == "the storyteller reads card 7"
     assert texts(state.reading()) == reading("Marc", 1, "DRAGON")
     assert state.status() == "Card 1 is read. Marc is looking for picture 1 of 1."
     assert state.waiting_for() == ("Marc",)
@@ -400,7 +403,7 @@ def race(players: Sequence[str] = ("Marc", "Lea", "Tom"), track_length: int = 16
 
 def test_race_setup_two_rows_of_eight_hare_on_the_player_count() -> None:
     state = race()
-    assert [str(choice.action) for choice in state.legal_actions()] == [
+    assert [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "flip"] == [
         f"flip {column}{row}" for row in "12" for column in "ABCDEFGH"
     ]
     assert (state.view(None)["rows"], state.view(None)["columns"]) == (2, 8)
@@ -445,6 +448,61 @@ def test_race_the_tortoise_at_finish_wins_for_everyone() -> None:
     assert state.outcome().winners == ("Marc", "Lea")
 
 
+# --- a human storyteller's own pile --------------------------------------------------------
+
+
+def test_the_storyteller_reads_card_nine_first_and_card_one_goes_back_on_top() -> None:
+    state = StorytellingState(["Marc", "Lea"], SAINT_GEORGE, seed=1)
+    events = state.apply(state.parse("read 9"))
+    assert texts(events) == reading("Marc", 9, "SWORD")[1:]  # no new "your turn": it still is Marc's
+    assert (state.card_number, state.active, state.draw) == (9, "Marc", [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13])
+    assert state.status() == "Card 9 is read. Marc is looking for picture 1 of 1."
+    assert state.view(None)["card"]["number"] == 9
+    assert (state.view(None)["draw_pile"], state.view(None)["read_pile"]) == (12, 0)
+    reads = [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "read"]
+    assert reads == [f"read {number}" for number in (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13)]
+    assert texts(win_turn(state))[-4:] == ["Marc wins card 9 and 1 point.", *reading("Lea", 1, "DRAGON")]
+    order = [state.card_number]
+    for _ in range(12):
+        fail_turn(state)
+        order.append(state.card_number)
+    # the draw pile went on in order without card 9; then the read pile was turned over
+    assert order == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 1]
+    assert state.scores() == {"Marc": 1, "Lea": 0}
+
+
+def test_reading_again_before_a_flip_puts_the_card_read_back_on_top() -> None:
+    state = StorytellingState(["Marc"], SAINT_GEORGE, seed=1)
+    state.apply(state.parse("read 9"))
+    assert texts(state.apply(state.parse("READ 5"))) == reading("Marc", 5, "BLOOD")[1:]
+    assert (state.card_number, state.draw) == (5, [9, 1, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13])
+
+
+def test_no_read_once_a_tile_is_flipped_and_only_cards_of_the_draw_pile() -> None:
+    state = reach_card_ten(advanced=False)
+    reads = [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "read"]
+    assert reads == ["read 11", "read 12", "read 13"]
+    for number in range(1, 14):
+        trial = StorytellingState(["Lea", "Marc"], SAINT_GEORGE, 1)
+        for _ in range(9):
+            fail_turn(trial)
+        try:
+            trial.apply(Action("read", None, (str(number),)))
+            accepted = True
+        except IllegalAction:
+            accepted = False
+        assert accepted == (f"read {number}" in reads), number
+    flip(state, "DRAGON")
+    assert [choice.action.verb for choice in state.legal_actions()] == ["flip"] * 15
+
+
+def test_undo_of_a_read_puts_the_top_card_back() -> None:
+    match = Match(lambda: StorytellingState(["Marc", "Lea"], SAINT_GEORGE, seed=1))
+    match.apply(Action("read", None, ("9",)))
+    match.undo()
+    assert (match.state.card_number, match.state.draw) == (1, list(range(2, 14)))
+
+
 # --- refusals, setup, views -----------------------------------------------------------------
 
 
@@ -466,6 +524,22 @@ def game_over() -> StorytellingState:
     return state
 
 
+def reach_card_ten_advanced() -> StorytellingState:
+    return reach_card_ten(advanced=True)
+
+
+def after_marc_won_card_one() -> StorytellingState:
+    state = StorytellingState(["Marc", "Lea"], SAINT_GEORGE, seed=1)
+    win_turn(state)
+    return state
+
+
+def after_the_race_discarded_card_one() -> StorytellingState:
+    state = race(("Marc", "Lea"))
+    win_turn(state)
+    return state
+
+
 NOT_NOW = "Marc must flip a face-down tile, for example flip A1."
 
 
@@ -482,7 +556,23 @@ NOT_NOW = "Marc must flip a face-down tile, for example flip A1."
     (after_a_right_flip, Action("flip", "Lea", ("A1",)), NotYourTurn,
      "It is Marc's turn; say the command without a name."),
     (after_a_right_flip, Action("flip"), IllegalAction, "Say it like this: flip POSITION."),
-    (after_a_right_flip, Action("read"), UnknownCommand, "'read' is not a command here; 'help' lists them."),
+    (after_a_right_flip, Action("dance"), UnknownCommand, "'dance' is not a command here; 'help' lists them."),
+    (after_a_right_flip, "read 11", IllegalAction,
+     "A tile has already been flipped for card 10: the storyteller can change the card only before the first "
+     "flip of the turn."),
+    (after_a_right_flip, Action("read"), IllegalAction, "Say it like this: read NUMBER."),
+    (reach_card_ten_advanced, "read 3", IllegalAction, "Card 3 has already been read: it is in the read pile."),
+    (reach_card_ten_advanced, "read 10", IllegalAction, "Card 10 is the card being read now."),
+    (reach_card_ten_advanced, "read 14", IllegalAction,
+     "The cards are numbered 1 to 13: say one of those numbers, not '14'."),
+    (reach_card_ten_advanced, "read 0", IllegalAction,
+     "The cards are numbered 1 to 13: say one of those numbers, not '0'."),
+    (reach_card_ten_advanced, "read eleven", IllegalAction,
+     "The cards are numbered 1 to 13: say one of those numbers, not 'eleven'."),
+    (after_marc_won_card_one, "read 1", IllegalAction,
+     "Card 1 has been won by Marc: it is no longer in the draw pile."),
+    (after_the_race_discarded_card_one, "read 1", IllegalAction,
+     "Card 1 has been won and discarded: it is no longer in the draw pile."),
     (reach_wolf_blew, "flip A1", IllegalAction,
      "You cannot flip a tile now: Marc must move the row or the column through BLEW: say blow row left, "
      "blow row right, blow column up or blow column down."),
@@ -493,6 +583,9 @@ NOT_NOW = "Marc must flip a face-down tile, for example flip A1."
     (cinderella_deciding, "flip A1", IllegalAction,
      "You cannot flip a tile now: Marc must say retire, to keep their cards and leave the game, or stay."),
     (cinderella_deciding, "blow column up", IllegalAction, "You cannot blow now: Marc must say retire"),
+    (cinderella_deciding, "read 2", IllegalAction, "You cannot read another card now: Marc must say retire"),
+    (reach_wolf_blew, "read 2", IllegalAction,
+     "You cannot read another card now: Marc must move the row or the column through BLEW"),
     (game_over, "flip A1", GameIsOver, "The game is over"),
 ])
 def test_illegal_actions_are_refused_and_change_nothing(make, action, error, message) -> None:
@@ -582,7 +675,10 @@ def card_points(tale: Tale, numbers: list[int]) -> int:
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("key", TALE_KEYS)
 def test_random_playouts(key: str, advanced: bool) -> None:
+    """Random legal actions include the storyteller reading another card; a read never ends the
+    turn, but a flip is always legal too, so the games still end."""
     tale = TALES[key]
+    reads = 0
     for seed in range(100):
         players, clock_steps = NAMES[: 1 + seed % 6], 1 + seed % 12  # short clocks: midnight comes too
         match = random_playout(
@@ -590,6 +686,7 @@ def test_random_playouts(key: str, advanced: bool) -> None:
             seed, no_free_text,
         )
         check_finished_match(match)
+        reads += sum(action.verb == "read" for action in match.log)
         state = match.state
         view = state.view(None)
         won = [player["cards"] for player in view["players"]]
@@ -610,6 +707,7 @@ def test_random_playouts(key: str, advanced: bool) -> None:
                 assert all(not player["cards"] for player in view["players"] if not player["retired"])
         else:
             assert cards_won == 10
+    assert reads > 0
 
 
 @pytest.mark.parametrize("key", ["saint-george", "three-pigs"])
