@@ -56,6 +56,8 @@ class Event:
 
     text: str
     to: str | None = None
+    #: what kind of news it is, for a host that plays a sound for it ("wrong": a wrong tile)
+    cue: str | None = None
 
 
 @dataclass(frozen=True)

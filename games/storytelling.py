@@ -202,13 +202,14 @@ class StorytellingState(GameState):
         return self.reading() if self.phase == FLIP else [Event(self.status())]
 
     def reading(self) -> list[Event]:
-        """The announcements of the card just drawn: whose turn, the text, the pictures to find."""
+        """The announcements of the card just drawn: whose turn, the text (cue "card": a human
+        storyteller reads it instead), the pictures to find (cue "pictures")."""
         card = self.card
         pictures = ", ".join(card.pictures)
         return [
             Event(f"{self.active}, it is your turn."),
-            Event(f"Card {card.number}: {card.text}"),
-            Event(f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}."),
+            Event(f"Card {card.number}: {card.text}", cue="card"),
+            Event(f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}.", cue="pictures"),
         ]
 
     # --- the course of a turn ----------------------------------------------------------------
@@ -351,7 +352,7 @@ class StorytellingState(GameState):
         events = [Event(f"{place} is the {name}.")]
         pictures = self.card.pictures
         if name != pictures[self.found]:
-            events.append(Event(f"Wrong: the next picture was the {pictures[self.found]}."))
+            events.append(Event(f"Wrong: the next picture was the {pictures[self.found]}.", cue="wrong"))
             return events + self._card_failed(index)
         self.found += 1
         if self.found == len(pictures):

@@ -64,6 +64,7 @@ def _storytelling_settings(options: argparse.Namespace) -> dict[str, Any]:
         "advanced": options.advanced,
         "clock_steps": options.clock_steps,
         "track_length": options.track_length,
+        "storyteller": options.storyteller,
     }
 
 
@@ -118,6 +119,11 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advanced", action="store_true", help="Storytelling: the tale's advanced rules")
     parser.add_argument("--clock-steps", type=int, default=12, help="Storytelling, Cinderella: clock steps (default 12)")
     parser.add_argument("--track-length", type=int, default=16, help="Storytelling, the race: squares to Finish (default 16)")
+    parser.add_argument(
+        "--storyteller", choices=("host", "human"), default="host",
+        help="Storytelling: who reads the cards; with a human storyteller and --speech the host "
+        "recognises the card read aloud (default: the host reads them)",
+    )
     parser.add_argument("--contando", action="store_true", help="Dixit: the Contando scoring variant")
     parser.add_argument(
         "--cards", type=int, default=DECK_SIZE, metavar="N",

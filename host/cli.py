@@ -12,16 +12,23 @@ from typing import TextIO
 
 from games.base import Match, SetupError
 from host.audio_in import MicGate, MicrophoneSource
+from host.card_reading import CardReading
 from host.catalog import GAMES, add_play_options, new_settings, referee
 from host.decks import DeckError
 from host.inputs import LineSource, ScriptSource, TerminalSource
 from host.live import LiveInput
 from host.narration import NarrationListener
 from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
+from host.preferences import Preferences
+from host.preferences import load as load_preferences
 from host.session import Session, StoryClock, TextOutput
+from host.spoken_names import CallError, parse_calls, spoken_names
+from host.voice_control import VoiceControl
+from host.voice_phrases import Names, nearest_term
 from host.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
 from host.store import GameStore, SavedGame, StoreError, data_dir
 from nlp import LanguageResourceMissing
+from nlp.commands import fold
 
 #: subcommands with argument parsers of their own: name -> module with main(argv) -> int
 DELEGATED = {
@@ -65,13 +72,21 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
     speech = parser.add_argument_group("speech")
     speech.add_argument(
         "--speech", action="store_true",
-        help="speak the announcements, and in Stories! hear the story from the microphone and tick live",
+        help="play by voice: the host speaks, hears spoken commands, and in Stories! ticks the story live",
     )
     speech.add_argument("--input", default=None, metavar="NAME|INDEX", help="the microphone ('storyhost devices' lists them)")
     speech.add_argument("--asr", choices=KINDS, default=None, help="the speech recognizer (default: Vosk if a model is installed, else PocketSphinx)")
     speech.add_argument("--model", type=Path, default=None, help="a Vosk model folder")
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
-    speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450)")
+    speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
+    speech.add_argument(
+        "--prefix", default=None, metavar="WORD",
+        help="take a spoken command only when it starts with WORD (e.g. host), so talk at the table is not taken for one",
+    )
+    speech.add_argument(
+        "--call", action="append", default=[], metavar="NAME=WORD",
+        help="call a player by another word by voice, for a name the speech recognizer does not know",
+    )
 
 
 def _source(script: str | None) -> tuple[LineSource, bool]:
@@ -88,32 +103,44 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
 
 @dataclass
 class Speech:
-    """--speech: the voice, and for Stories! the recognizer, opened before any game changes."""
+    """--speech: the voice, the recognizer and the players' spoken names, set up before any
+    game changes."""
 
     speaker: Speaker
-    recognizer: Recognizer | None
+    recognizer: Recognizer
+    names: Names
+    preferences: Preferences
 
     def close(self) -> None:
         self.speaker.wait(timeout=30)
         self.speaker.close()
 
 
-def _inputs(options: argparse.Namespace, game: str) -> tuple[LineSource, bool] | Speech:
+def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource, bool] | Speech:
     """Typed commands (a source, and whether the story clock runs on the wall clock), or speech;
     everything that can fail is opened here, before a game is created or resumed."""
     if not options.speech:
         return _source(options.script)
     if options.script is not None:
         raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
+    preferences, trouble = load_preferences()
+    if trouble:
+        print(trouble, file=sys.stderr)
+    if options.rate is not None:
+        preferences.rate = options.rate
     try:
-        speaker = open_speaker(rate=options.rate, voice=options.voice)
+        speaker = open_speaker(rate=preferences.rate, voice=options.voice)
     except SpeakerError as error:
         raise UserError(str(error)) from error
     try:
-        return Speech(speaker, open_recognizer(options.asr, options.model) if game == "stories" else None)
-    except RecognizerError as error:
+        recognizer = open_recognizer(options.asr, options.model)
+        names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
+        if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
+            raise UserError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")
+    except (RecognizerError, CallError, UserError) as error:
         speaker.close()
         raise UserError(str(error)) from error
+    return Speech(speaker, recognizer, names, preferences)
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
@@ -125,15 +152,20 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         clock = StoryClock(timer) if wall_clock and timer else None
         Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
         return
-    speaker, recognizer = inputs.speaker, inputs.recognizer
+    speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
+    voice = VoiceControl(
+        inputs.names, output.note, fold(options.prefix) if options.prefix else None,
+        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term,
+    )
     try:
-        if recognizer is None:
-            Session(store, saved.id, match, output).run(_source(None)[0])
-        else:
-            microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
-            source = LiveInput(microphone, recognizer, MicGate(speaker))
-            Session(store, saved.id, match, output, StoryClock(timer), listener).run(source)
+        microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
+        source = LiveInput(microphone, recognizer, MicGate(speaker))
+        clock = StoryClock(timer) if timer else None
+        reading = None
+        if saved.settings.get("storyteller") == "human":
+            reading = CardReading({card["number"]: card["text"] for card in saved.settings["tale"]["cards"]})
+        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading).run(source)
     finally:
         inputs.close()
 
@@ -145,7 +177,7 @@ def _play(options: argparse.Namespace) -> None:
         match = Match(factory)
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
-    inputs = _inputs(options, options.game)
+    inputs = _inputs(options, settings["players"])
     with GameStore.open() as store:
         game_id = store.create(options.game, settings)
         saved = store.get(game_id)
@@ -164,7 +196,7 @@ def _resume(options: argparse.Namespace) -> None:
             )
         if saved.finished:
             raise UserError(f"Game {saved.id} is already over; start a new one with 'storyhost play'.")
-        inputs = _inputs(options, saved.game)
+        inputs = _inputs(options, saved.settings["players"])
         match = Match(GAMES[saved.game].factory(saved.settings), store.actions(saved.id))
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs)

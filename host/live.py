@@ -46,6 +46,8 @@ class LiveInput:
         self._queue: queue.Queue[object] = queue.Queue()
         self._listening: threading.Event | None = None
         self._listener: threading.Thread | None = None
+        self._retune: tuple[list[str] | None, bool] | None = None  # phrases and restart, for the mic thread
+        self._retune_lock = threading.Lock()
         self.hidden = False
         threading.Thread(target=self._read_keyboard, name="keyboard", daemon=True).start()
 
@@ -81,6 +83,29 @@ class LiveInput:
         self._listener = threading.Thread(target=self._listen, args=(self._listening,), name="microphone", daemon=True)
         self._listener.start()
 
+    def listen_for(self, phrases: list[str] | None, restart: bool = False) -> None:
+        """From the next chunk on, hear only these phrases (None: free speech); with `restart`
+        forget the audio so far, so times count from now (a story's start). The change is made
+        on the microphone's thread, which alone touches the recognizer while it listens."""
+        with self._retune_lock:
+            self._retune = (phrases, restart)
+        if self._listening is None:
+            self._apply_retune()
+
+    def _apply_retune(self) -> None:
+        with self._retune_lock:
+            retune, self._retune = self._retune, None
+        if retune is not None:
+            phrases, restart = retune
+            if restart:
+                self.recognizer.reset()
+            self.recognizer.set_phrases(phrases)
+
+    def _retuned(self, chunks: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
+        for chunk in chunks:
+            self._apply_retune()
+            yield chunk
+
     def stop_listening(self) -> None:
         """Close the microphone; what was still being heard comes out as a final hypothesis."""
         if self._listening is None or self._listener is None:
@@ -99,7 +124,7 @@ class LiveInput:
         try:
             while not stop.is_set():
                 try:
-                    for heard in hear(until(stop, muted(microphone, self.gate)), self.recognizer, finish=False):
+                    for heard in hear(self._retuned(until(stop, muted(microphone, self.gate))), self.recognizer, finish=False):
                         self._queue.put(heard)
                         at = heard.at
                     return  # stopped, or the source ended (a file standing in for a microphone)

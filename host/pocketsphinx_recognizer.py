@@ -40,6 +40,7 @@ class PocketSphinxRecognizer:
         self._decoder = Decoder(loglevel="FATAL", samprate=self.sample_rate)
         self._frames_per_second = self._decoder.config["frate"]
         self._utterance_start: float | None = None  # seconds; None between utterances
+        self._phrases = False  # a phrase list is active: finals also get a loose pass
         self.reset()
 
     def reset(self) -> None:
@@ -55,6 +56,7 @@ class PocketSphinxRecognizer:
         self._time = 0.0  # seconds of audio taken so far
         self._utterance_start = None
         self._partial: tuple[str, ...] = ()  # words of the last partial hypothesis given out
+        self._heard = bytearray()  # the utterance's audio, for the loose pass under a phrase list
         self._pending: list[Hypothesis] = []
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:
@@ -77,26 +79,31 @@ class PocketSphinxRecognizer:
         if self._utterance_start is not None:
             if self._buffer:
                 self._decoder.process_raw(self._buffer)
+                self._heard += self._buffer
             out += self._end_utterance()
         self._time += len(self._buffer) / 2 / self.sample_rate
         self._buffer = b""
         return out
 
+    def knows(self, word: str) -> bool:
+        return self._decoder.lookup_word(word) is not None
+
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """Phrases become a JSGF grammar: an utterance is one of them, or nothing."""
         if phrases is not None:
             phrases = [" ".join(words) for words in phrase_words(phrases)]
-            unknown = sorted({w for p in phrases for w in p.split() if self._decoder.lookup_word(w) is None})
+            unknown = sorted({w for p in phrases for w in p.split() if not self.knows(w)})
             if unknown:
                 raise UnknownWords(NAME, unknown)
         if self._utterance_start is not None:
             self._pending += self._end_utterance()
+        self._phrases = phrases is not None
         if phrases is None:
             self._decoder.activate_search()
-        else:
-            rule = " | ".join(phrases) if phrases else "<VOID>"
-            self._decoder.add_jsgf_string(_PHRASES, f"#JSGF V1.0;\ngrammar {_PHRASES};\npublic <phrase> = {rule};\n")
-            self._decoder.activate_search(_PHRASES)
+            return
+        rule = " | ".join(phrases) if phrases else "<VOID>"
+        self._decoder.add_jsgf_string(_PHRASES, f"#JSGF V1.0;\ngrammar {_PHRASES};\npublic <phrase> = {rule};\n")
+        self._decoder.activate_search(_PHRASES)
 
     def _take(self, frame: bytes) -> list[Hypothesis]:
         """One Endpointer frame: start, feed or end an utterance."""
@@ -104,6 +111,7 @@ class PocketSphinxRecognizer:
         self._endpointer.process(frame)
         if self._utterance_start is not None:
             self._decoder.process_raw(frame)
+            self._heard += frame
             return [] if self._endpointer.in_speech else self._end_utterance()
         self._recent.append((time, frame))
         if self._endpointer.in_speech:
@@ -112,7 +120,8 @@ class PocketSphinxRecognizer:
             self._recent.clear()
             self._utterance_start = backlog[0][0]
             self._decoder.start_utt()
-            self._decoder.process_raw(b"".join(f for _, f in backlog))
+            self._heard = bytearray(b"".join(f for _, f in backlog))
+            self._decoder.process_raw(bytes(self._heard))
         return []
 
     def _end_utterance(self) -> list[Hypothesis]:
@@ -121,7 +130,18 @@ class PocketSphinxRecognizer:
         words = self._words(final=True)
         self._utterance_start = None
         shown, self._partial = self._partial, ()
-        return [Hypothesis(words, final=True)] if words or shown else []
+        loose = self._loose_pass() if self._phrases else None
+        return [Hypothesis(words, final=True, loose=loose)] if words or shown or loose else []
+
+    def _loose_pass(self) -> str:
+        """The utterance decoded again with the language model: what was said, in any words."""
+        self._decoder.activate_search()
+        self._decoder.start_utt()
+        self._decoder.process_raw(bytes(self._heard), full_utt=True)
+        self._decoder.end_utt()
+        hypothesis = self._decoder.hyp()
+        self._decoder.activate_search(_PHRASES)
+        return "" if hypothesis is None else hypothesis.hypstr
 
     def _words(self, final: bool) -> tuple[HeardWord, ...]:
         start, rate = self._utterance_start, self._frames_per_second

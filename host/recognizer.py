@@ -33,6 +33,10 @@ class Hypothesis:
 
     words: tuple[HeardWord, ...]
     final: bool
+    #: under a phrase list, what free recognition heard in the same audio (final hypotheses of
+    #: recognizers that make this second pass; else None). A closed grammar forces any sound into
+    #: one of its phrases: this is how its answer is checked.
+    loose: str | None = None
 
     @property
     def text(self) -> str:
@@ -53,6 +57,10 @@ class Recognizer(Protocol):
 
     def reset(self) -> None:
         """Forget the audio so far (times restart at 0); the phrase list stays."""
+        ...
+
+    def knows(self, word: str) -> bool:
+        """Whether the recognizer's dictionary has this (lowercase) word."""
         ...
 
     def set_phrases(self, phrases: Sequence[str] | None) -> None:

@@ -15,8 +15,11 @@ from host.hearing import Heard
 from host.inputs import LineSource
 from host.live import LiveInput, MicrophoneBack, MicrophoneGone
 from host.narration import NarrationListener
-from host.speaker import Speaker
+from host.preferences import Preferences, save
+from host.speaker import EARCONS, Speaker, SpeakerError
 from host.store import GameStore
+from host.card_reading import CardReading
+from host.voice_control import Question, VoiceControl
 
 HOST_COMMANDS = {
     "help": "list what you can say now",
@@ -73,8 +76,10 @@ class TextOutput:
             self.speaker.earcon(name)
 
     def note(self, line: str) -> None:
-        """A reply to one command (an error, a help text): printed, not kept for 'repeat'."""
+        """A reply to one command (an error, a help text): printed and said, not kept for 'repeat'."""
         self.write(line)
+        if self.speaker is not None and not self.quiet:
+            self.speaker.say(line)
 
 
 @dataclass
@@ -125,9 +130,16 @@ class Session:
         output: TextOutput,
         clock: StoryClock | None = None,
         listener: NarrationListener | None = None,
+        voice: VoiceControl | None = None,
+        preferences: Preferences | None = None,
+        card_reading: CardReading | None = None,
     ) -> None:
         self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
         self.listener = listener
+        self.voice = voice
+        self.preferences = preferences or Preferences()
+        self.card_reading = card_reading
+        self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
 
@@ -187,18 +199,58 @@ class Session:
             self.out.note(str(refusal))
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
-        self._announce(events)
+        self._announce(events, action)
+        if self.preferences.verbosity == "detailed" and not self.state.is_over():
+            self.out.shared(self.out.last + [self.state.status()])
         self._follow_phase()
         return True
 
-    def _announce(self, events: list[Event]) -> None:
-        self.out.shared([event.text for event in events if event.to is None])
+    def _announce(self, events: list[Event], action: Action | None = None) -> None:
+        shared = [event for event in events if event.to is None]
+        if self.card_reading is not None:
+            shared = self._storyteller_reads(shared, action)
+        for cue in {event.cue for event in shared if event.cue in EARCONS}:
+            self.out.earcon(cue)
+        self.out.shared([event.text for event in shared])
+
+    def _storyteller_reads(self, events: list[Event], action: Action | None) -> list[Event]:
+        """A human storyteller reads the card, not the host, which holds back the pictures to
+        find until it knows the card (or was told by 'read N')."""
+        assert self.card_reading is not None
+        out = []
+        for event in events:
+            if event.cue == "pictures" and action is not None and action.verb == "read":
+                self.card_reading.held = event.text
+                out += [Event(line) for line in self.card_reading.confirm(self.state)]
+            elif event.cue == "pictures":
+                out.append(Event(self.card_reading.begin(self.state, event.text)))
+            elif event.cue != "card":
+                out.append(event)
+        return out
+
+    def _hear_reading(self, text: str) -> None:
+        """One more utterance of the storyteller reading the card."""
+        assert self.card_reading is not None and self.voice is not None
+        recognised = self.card_reading.hear(self.state, text)
+        if recognised.number is None:
+            return
+        if recognised.number == recognised.expected:
+            self.out.shared(self.card_reading.confirm(self.state))
+        else:
+            self.voice.ask(Question(
+                f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
+                f"Play card {recognised.number}",
+                line=f"read {recognised.number}",
+            ))
 
     def _follow_phase(self) -> None:
         """Start or stop what depends on the phase: the story clock, the microphone, hidden typing."""
         self.source.secret(self.state.secret_input())
         telling = self.listener is not None and self.listener.listening(self.state)
         self.out.quiet = telling
+        if self.voice is not None and isinstance(self.source, LiveInput):
+            self._follow_voice(telling)
+            return
         if self.clock is not None:
             if telling and self.clock.deadline is None and self.clock.paused is None:
                 self.clock.start()
@@ -210,15 +262,43 @@ class Session:
             else:
                 self.source.stop_listening()
 
+    def _follow_voice(self, telling: bool) -> None:
+        """The microphone stays open all game: free speech for a story or a dictation, else
+        the phrases allowed now. A story starts the clock and restarts the audio's time."""
+        assert self.voice is not None and isinstance(self.source, LiveInput)
+        if self.clock is not None:
+            if telling and self.clock.deadline is None and self.clock.paused is None:
+                self.clock.start()
+            elif not telling:
+                self.clock.stop()
+        reading = self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None
+        grammar = None if telling or reading or self.state.is_over() else self.voice.grammar(self.state)
+        if grammar != self._grammar:
+            story_starts = telling and self._grammar is not None
+            self.source.listen_for(grammar, restart=story_starts)
+            self._grammar = grammar
+        self.source.start_listening()
+
     def _heard(self, heard: Heard) -> None:
         """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions.
         The storyteller's words are public: each finished utterance is printed as heard."""
-        if self.listener is None:
-            return
         if heard.hypothesis.final and heard.hypothesis.words:
-            self.out.note(f"Heard: {heard.hypothesis.text}")
-        if not self.listener.listening(self.state):
+            self.out.write(f"Heard: {heard.hypothesis.text}")
+        telling = self.listener is not None and self.listener.listening(self.state)
+        if self.voice is not None and heard.hypothesis.final and not telling:
+            if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
+                self._hear_reading(heard.hypothesis.text)
+                self._follow_phase()
+                return
+            for line in self.voice.hear(self.state, heard.hypothesis):
+                self.handle(line)
+            self._follow_phase()
             return
+        if self.listener is None or not telling:
+            return
+        if self.voice is not None and heard.hypothesis.final:
+            for line in self.voice.aside(self.state, heard.hypothesis):
+                self.handle(line)
         for action, at in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
             if not self.listener.listening(self.state):  # Stop! was called
                 break
@@ -319,6 +399,33 @@ class Session:
         self.out.note(f"Private for {player}:")
         for line in self.state.secrets(player) or ["You have no secret right now."]:
             self.out.note(f"  {line}")
+
+    def _cmd_rate(self, rest: str) -> None:
+        """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""
+        before = self.preferences.rate
+        change = {"slower": self.preferences.slower, "faster": self.preferences.faster}.get(rest.casefold())
+        try:
+            rate = change() if change else int(rest)
+            if self.out.speaker is not None:
+                self.out.speaker.set_rate(rate)
+        except (ValueError, SpeakerError) as error:
+            self.preferences.rate = before
+            self.out.note(str(error) if isinstance(error, SpeakerError) else "Say rate slower, rate faster or rate and a number of words a minute.")
+            return
+        self.preferences.rate = rate
+        self._remember(f"Speech rate {rate} words a minute.")
+
+    def _cmd_verbosity(self, rest: str) -> None:
+        """'verbosity brief|normal|detailed', remembered for next time."""
+        if rest.casefold() not in ("brief", "normal", "detailed"):
+            self.out.note("Say verbosity brief, verbosity normal or verbosity detailed.")
+            return
+        self.preferences.verbosity = rest.casefold()
+        self._remember(f"Verbosity {self.preferences.verbosity}.")
+
+    def _remember(self, done: str) -> None:
+        trouble = save(self.preferences)
+        self.out.note(done if trouble is None else f"{done} {trouble}")
 
     def _cmd_undo(self, rest: str) -> None:
         try:

@@ -35,13 +35,22 @@ EARCONS: dict[str, tuple[tuple[int, float], ...]] = {
     "tick": ((1320, 0.06),),
     "warning": ((660, 0.12), (0, 0.08), (660, 0.12)),
     "wrong": ((330, 0.15), (220, 0.25)),
+    "listening": ((880, 0.05), (0, 0.03), (1175, 0.05)),
 }
 SYNTHESIS_TIMEOUT = 30.0
 PLAY_PADDING = 0.3  # seconds of silence after each sound
+MIN_RATE, DEFAULT_RATE, MAX_RATE = 80, 175, 450  # words a minute; espeak-ng speaks 175 by default
 
 
 class SpeakerError(RuntimeError):
     """Speech cannot be set up as asked; the message says what to change."""
+
+
+def check_rate(rate: int | None) -> None:
+    if rate is not None and not MIN_RATE <= rate <= MAX_RATE:
+        raise SpeakerError(
+            f"A speech rate of {rate} words a minute cannot be understood: choose one from {MIN_RATE} to {MAX_RATE}."
+        )
 
 
 class SpeakerUnavailable(SpeakerError):
@@ -68,6 +77,9 @@ class Speaker(Protocol):
 
     def earcon(self, name: str) -> None:
         """Queue one of the short tones in EARCONS."""
+
+    def set_rate(self, rate: int) -> None:
+        """Speak at `rate` words a minute from the next utterance on (SpeakerError if unusable)."""
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until everything queued has been said; False if `timeout` passed first."""
@@ -106,6 +118,9 @@ class PrintSpeaker:
 
     def earcon(self, name: str) -> None:
         tone(name)  # an unknown name is still a mistake worth hearing about
+
+    def set_rate(self, rate: int) -> None:
+        check_rate(rate)
 
     def wait(self, timeout: float | None = None) -> bool:
         return True
@@ -160,6 +175,8 @@ def _synthesis_main() -> None:
         request = json.loads(line)
         finished.clear()
         try:
+            if request.get("rate") is not None:
+                engine.setProperty("rate", request["rate"])
             engine.save_to_file(request["text"], request["path"])
             engine.runAndWait()
         except Exception as error:
@@ -200,10 +217,8 @@ class Pyttsx3Speaker:
         play: bool = True,
         notice: Callable[[str], None] = notice_on_stderr,
     ) -> None:
-        if rate is not None and not 80 <= rate <= 450:
-            raise SpeakerError(
-                f"A speech rate of {rate} words a minute cannot be understood: choose one from 80 to 450."
-            )
+        check_rate(rate)
+        self.rate = rate
         output = find_device(device, "output") if play else None
         self.device = None if output is None else output.index
         self.play = play
@@ -257,6 +272,11 @@ class Pyttsx3Speaker:
     @property
     def sound_intervals(self) -> tuple[tuple[float, float], ...]:
         return tuple(self._intervals)
+
+    def set_rate(self, rate: int) -> None:
+        """Speak at `rate` words a minute from the next utterance on."""
+        check_rate(rate)
+        self.rate = rate
 
     def say(self, text: str, interrupt: bool = False) -> None:
         if interrupt:
@@ -320,7 +340,7 @@ class Pyttsx3Speaker:
         path = folder / f"{self._said:04d}.wav"
         assert self._worker.stdin is not None
         try:
-            self._worker.stdin.write(json.dumps({"text": text, "path": str(path)}) + "\n")
+            self._worker.stdin.write(json.dumps({"text": text, "path": str(path), "rate": self.rate}) + "\n")
             self._worker.stdin.flush()
         except OSError:
             pass  # it died: _answer says so

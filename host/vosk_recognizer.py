@@ -97,6 +97,9 @@ class VoskRecognizer:
         out, self._pending = self._pending, []
         return out + self._final(self._recognizer.FinalResult())
 
+    def knows(self, word: str) -> bool:
+        return self._model.vosk_model_find_word(word) >= 0
+
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """Phrases become a Vosk grammar: utterances are sequences of them, or [unk] (dropped
         from results) when the model knows it. Models without a runtime graph (graph/HCLr.fst)
@@ -104,7 +107,7 @@ class VoskRecognizer:
         grammar = None
         if phrases is not None:
             phrases = [" ".join(words) for words in phrase_words(phrases)]
-            unknown = sorted({w for p in phrases for w in p.split() if self._model.vosk_model_find_word(w) < 0})
+            unknown = sorted({w for p in phrases for w in p.split() if not self.knows(w)})
             if unknown:
                 raise UnknownWords(NAME, unknown)
             if self._model.vosk_model_find_word(UNKNOWN) >= 0:

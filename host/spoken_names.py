@@ -1,0 +1,78 @@
+"""How players' names are said to the recognizer, checked when a voice game is set up.
+
+A closed grammar can only contain words the recognizer's dictionary has. A name without
+accents that it knows ("Julián" -> "julian") is used as is; for a name it does not know the
+players choose a word it does know (`--call NAME=WORD`), and without one the host picks the
+dictionary word spelled most like the name and says so before the game starts.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rapidfuzz import fuzz, process
+
+from host.recognizer import Recognizer
+from host.voice_phrases import Names
+from nlp.commands import fold
+from nlp.soundalike import cmu_dictionary, load_pronunciations
+
+
+class CallError(ValueError):
+    """A --call choice the recognizer cannot use; the message says what to change."""
+
+
+def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
+    """--call NAME=WORD choices, by seated player."""
+    chosen: dict[str, str] = {}
+    seated = {player.casefold(): player for player in players}
+    for call in calls:
+        name, _, word = call.partition("=")
+        if not word or name.casefold() not in seated:
+            raise CallError(
+                f"'--call {call}' should be a player's name, '=', and the word to call them by, "
+                f"for example --call {players[0]}=Anna."
+            )
+        chosen[seated[name.casefold()]] = word
+    return chosen
+
+
+def spoken_names(
+    players: Sequence[str], recognizer: Recognizer, calls: dict[str, str], tell: Callable[[str], None]
+) -> Names:
+    """The word each player is called by; every name the recognizer cannot know is reported
+    through `tell` with the word used instead."""
+    chosen: dict[str, str] = {}
+    for player in players:
+        if player in calls:
+            word = fold(calls[player])
+            if not recognizer.knows(word):
+                raise CallError(
+                    f"The speech recognizer does not know the word '{calls[player]}' either: "
+                    f"choose another for {player}, such as '{suggestion(word)}'."
+                )
+        else:
+            word = fold(player)
+            if not recognizer.knows(word):
+                spoken = suggestion(word)
+                tell(
+                    f"The speech recognizer does not know the name {player}: by voice, call {player} "
+                    f"'{spoken}' (or choose another word with --call {player}=WORD)."
+                )
+                word = spoken
+        chosen[player] = word
+    taken: dict[str, str] = {}
+    for player, word in chosen.items():
+        if word in taken:
+            raise CallError(
+                f"{taken[word]} and {player} would both be called '{word}' by voice: "
+                f"give one of them another word with --call {player}=WORD."
+            )
+        taken[word] = player
+    return Names(chosen)
+
+
+def suggestion(word: str) -> str:
+    """The dictionary word spelled most like `word`, starting with the same letter."""
+    words = [known for known in load_pronunciations(cmu_dictionary()) if known[:1] == word[:1] and known.isalpha()]
+    best = process.extractOne(word, words, scorer=fuzz.ratio)
+    return best[0] if best else "player"

@@ -1,0 +1,177 @@
+"""Spoken commands: what the recognizer heard becomes command lines for the session.
+
+The session asks `grammar()` what to listen for (the phrases allowed now, or None for free
+speech while a clue or term is dictated), and gives every final hypothesis to `hear()`, which
+answers with the command lines to run. Between the two sits the dialog a table expects:
+
+- a phrase heard with confidence below `nlp.commands.SURE`, or one whose action cannot be
+  taken back, is asked about first ("Did you say ...? Say yes or no.") and runs only on "yes";
+- speech that is no phrase gets a short reprompt, never an action;
+- "what can I say" lists the phrases of the moment, one example per command;
+- with a prefix word ("host"), a phrase counts only when it starts with that word, so talk at
+  the table is not taken for commands.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.base import GameState
+from host.recognizer import Hypothesis
+from host.voice_phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
+from nlp.commands import understand
+
+HELP_WORDS = ("what can i say", "help")
+
+
+@dataclass(frozen=True)
+class Question:
+    """Something waiting for yes or no: a line to run, or a dictation to start."""
+
+    asked: str
+    line: str = ""
+    dictation: Phrase | None = None
+
+
+class VoiceControl:
+    def __init__(
+        self,
+        names: Names,
+        say: Callable[[str], None],
+        prefix: str | None = None,
+        brief: Callable[[], bool] = lambda: False,
+        resolve: Callable[[GameState, str], str] | None = None,
+    ) -> None:
+        """`say` speaks and prints a reply; `brief` tells whether replies should be short;
+        `resolve` may rewrite a dictated line before it is asked about (a tick's words to the
+        player's own term)."""
+        self.names, self.say, self.prefix, self.brief = names, say, prefix, brief
+        self.resolve = resolve
+        self.question: Question | None = None
+        self.dictating: Phrase | None = None
+        self._unclear = 0  # answers in a row that were not yes or no
+
+    def grammar(self, state: GameState) -> list[str] | None:
+        if self.dictating is not None or self._sole_dictation(state) is not None:
+            return None
+        if self.question is not None:
+            return [*YES, *NO]
+        return [self._prefixed(phrase.words) for phrase in phrases(state, self.names)]
+
+    def _prefixed(self, words: str) -> str:
+        return f"{self.prefix} {words}" if self.prefix else words
+
+    def _unprefixed(self, words: str) -> str:
+        return words[len(self.prefix) + 1:] if self.prefix and words.startswith(self.prefix + " ") else words
+
+    def cancel(self) -> None:
+        """Forget a question or dictation in progress (the game moved on without it)."""
+        self.question = self.dictating = None
+
+    def aside(self, state: GameState, heard: Hypothesis) -> list[str]:
+        """Free speech (a story being told) is a command only after the prefix word ("host"
+        when none was chosen): "host, time left"."""
+        if self._is_aside(heard):
+            rest = heard.words[1:]
+            return self.hear(state, Hypothesis(rest, True, loose=" ".join(w.text for w in rest)), prefixed=False)
+        return []
+
+    def _sole_dictation(self, state: GameState) -> Phrase | None:
+        """When the game waits only for free words (a Dixit clue), whatever is said is them:
+        host commands then need the prefix word, as during a story."""
+        if self.question is not None:
+            return None
+        game = [phrase for phrase in phrases(state, self.names) if phrase.line not in HOST_LINES]
+        dictations = {phrase.dictation for phrase in game}
+        return game[0] if len(dictations) == 1 and None not in dictations else None
+
+    def _is_aside(self, heard: Hypothesis) -> bool:
+        return len(heard.words) > 1 and heard.words[0].text == (self.prefix or "host")
+
+    def hear(self, state: GameState, heard: Hypothesis, prefixed: bool = True) -> list[str]:
+        """The command lines a final hypothesis asks for (often none: a question was asked).
+        `prefixed`: the phrases were listened for with the prefix word."""
+        if self.question is not None:
+            return self._answered(heard)
+        sole = self._sole_dictation(state) if prefixed else None
+        if sole is not None and self.dictating is None:
+            return self.aside(state, heard) if self._is_aside(heard) else self._dictate(state, sole, _free(heard))
+        if self.dictating is not None:
+            return self._dictate(state, self.dictating, _free(heard))
+        if not heard.text:
+            return []
+        allowed = {phrase.words: phrase for phrase in phrases(state, self.names)}
+        listened = [self._prefixed(words) if prefixed else words for words in allowed]
+        understood = understand(heard.text, heard.loose, listened)
+        if understood is None or not (understood.sure or understood.doubtful):
+            self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
+            return []
+        phrase = allowed[self._unprefixed(understood.phrase) if prefixed else understood.phrase]
+        if phrase.words in HELP_WORDS:
+            self._list(state)
+            return []
+        if phrase.dictation is not None:
+            if understood.sure:
+                return self._start_dictation(phrase)
+            return self.ask(Question(phrase.words, dictation=phrase))
+        if phrase.confirm or not understood.sure:
+            return self.ask(Question(phrase.words, line=phrase.line))
+        return [phrase.line]
+
+    def ask(self, question: Question) -> list[str]:
+        """Ask yes or no; the answer comes through `hear`."""
+        self.question, self._unclear = question, 0
+        self.say(f"{question.asked}?" if self.brief() else f"Did you say: {question.asked}? Say yes or no.")
+        return []
+
+    def _answered(self, heard: Hypothesis) -> list[str]:
+        assert self.question is not None
+        understood = understand(heard.text, heard.loose, [*YES, *NO]) if heard.text else None
+        # an answer is taken when the grammar heard it and the loose pass does not contradict it
+        if understood is None or not understood.doubtful and not understood.sure or understood.phrase != heard.text:
+            self._unclear += 1
+            if self._unclear >= 3:
+                self.question = None
+                self.say("Cancelled.")
+            else:
+                self.say("Yes or no?" if self.brief() else f"Please say yes or no: {self.question.asked}?")
+            return []
+        question, self.question = self.question, None
+        if understood.phrase in NO:
+            self.say("Cancelled.")
+            return []
+        if question.dictation is not None:
+            return self._start_dictation(question.dictation)
+        return [question.line]
+
+    def _start_dictation(self, phrase: Phrase) -> list[str]:
+        self.dictating = phrase
+        self.say("Go ahead." if self.brief() else f"{phrase.words.capitalize()}: say it now.")
+        return []
+
+    def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[str]:
+        """The free words of a dictation, asked about before they count."""
+        if not text:
+            return []
+        assert phrase.dictation is not None
+        line = phrase.dictation.replace(SLOT, text)
+        self.dictating = None
+        if self.resolve is not None:
+            line = self.resolve(state, line)
+        self.question, self._unclear = Question(text, line=line), 0
+        self.say(f"{text}?" if self.brief() else f"I heard: {text}. Is that right? Say yes or no.")
+        return []
+
+    def _list(self, state: GameState) -> None:
+        """One example per command, then the commands of any time."""
+        examples: dict[str, str] = {}
+        for phrase in phrases(state, self.names):
+            examples.setdefault(phrase.line.split()[0], phrase.words)
+        spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
+        self.say(f"You can say: {spoken_list}.")
+
+
+
+def _free(heard: Hypothesis) -> str:
+    """The words of free speech, also when the utterance began while a grammar was listened for."""
+    return heard.loose if heard.loose is not None else heard.text
