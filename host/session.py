@@ -16,7 +16,7 @@ from host.inputs import LineSource
 from host.live import LiveInput, MicrophoneBack, MicrophoneGone
 from host.narration import NarrationListener
 from host.preferences import Preferences, save
-from host.speaker import EARCONS, Speaker, SpeakerError
+from host.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.store import GameStore
 from host.card_reading import CardReading
 from host.voice_control import Question, VoiceControl
@@ -200,8 +200,6 @@ class Session:
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         self._announce(events, action)
-        if self.preferences.verbosity == "detailed" and not self.state.is_over():
-            self.out.shared(self.out.last + [self.state.status()])
         self._follow_phase()
         return True
 
@@ -211,7 +209,8 @@ class Session:
             shared = self._storyteller_reads(shared, action)
         for cue in {event.cue for event in shared if event.cue in EARCONS}:
             self.out.earcon(cue)
-        self.out.shared([event.text for event in shared])
+        detail = self.preferences.verbosity == "detailed" and action is not None and not self.state.is_over()
+        self.out.shared([event.text for event in shared] + ([self.state.status()] if detail else []))
 
     def _storyteller_reads(self, events: list[Event], action: Action | None) -> list[Event]:
         """A human storyteller reads the card, not the host, which holds back the pictures to
@@ -406,6 +405,7 @@ class Session:
         change = {"slower": self.preferences.slower, "faster": self.preferences.faster}.get(rest.casefold())
         try:
             rate = change() if change else int(rest)
+            check_rate(rate)
             if self.out.speaker is not None:
                 self.out.speaker.set_rate(rate)
         except (ValueError, SpeakerError) as error:

@@ -101,7 +101,7 @@ class VoiceControl:
         if not heard.text:
             return []
         allowed = {phrase.words: phrase for phrase in phrases(state, self.names)}
-        listened = [self._prefixed(words) if prefixed else words for words in allowed]
+        listened = {(self._prefixed(words) if prefixed else words): phrase.line for words, phrase in allowed.items()}
         understood = understand(heard.text, heard.loose, listened)
         if understood is None or not (understood.sure or understood.doubtful):
             self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")

@@ -141,8 +141,9 @@ def _stories(action: Action, names: Names) -> Iterator[Phrase]:
             dictation=f"{action.verb} {action.player} {SLOT}",
         )
     elif action.verb in ("tick", "untick"):  # the label names a secret term: only the player is said
+        doing = "ticks a term" if action.verb == "tick" else "removes a tick"
         yield from _each(
-            (f"{name} {action.verb}s a term",), f"{action.verb} {action.player}",
+            (f"{name} {doing}",), f"{action.verb} {action.player}",
             dictation=f"{action.verb} {action.player} {SLOT}",
         )
     elif action.verb == "start":

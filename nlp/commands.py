@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -27,6 +27,8 @@ LETTER_SOUNDS = {"be": "b", "bee": "b", "see": "c", "sea": "c", "dee": "d", "gee
 #: at or above this agreement a command is taken as heard; below ASK_BELOW it is not taken at all
 SURE = 0.8
 ASK_BELOW = 0.5
+#: the loose pass must fit the phrase by this much better than any phrase meaning something else
+MARGIN = 0.05
 
 
 def number_words(number: int) -> str:
@@ -73,11 +75,14 @@ class Understood:
         return ASK_BELOW <= self.confidence < SURE
 
 
-def understand(grammar: str, loose: str | None, phrases: Iterable[str]) -> Understood | None:
-    """Which allowed phrase was said. `grammar` is the closed grammar's answer, `loose` what the
-    looser pass heard in the same audio (None when the recognizer makes no such pass: then the
-    grammar's answer is trusted as far as its words match a phrase)."""
-    allowed = {spoken(phrase): phrase for phrase in phrases}
+def understand(grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str]) -> Understood | None:
+    """Which allowed phrase was said. `grammar` is the closed grammar's answer, `loose` what free
+    recognition heard in the same audio (None when the recognizer makes no such pass: then the
+    grammar's answer is trusted as far as its words match a phrase). `phrases` may map each
+    phrase to what it means (its command): a loose pass that fits a phrase of another meaning
+    about as well ("the storyteller" for "Leo is the storyteller" or "Nina is ...") is doubt."""
+    meanings = dict(phrases) if isinstance(phrases, Mapping) else {phrase: phrase for phrase in phrases}
+    allowed = {spoken(phrase): phrase for phrase in meanings}
     if not allowed:
         return None
     said = spoken(grammar)
@@ -92,7 +97,10 @@ def understand(grammar: str, loose: str | None, phrases: Iterable[str]) -> Under
     # the loose pass nearer another allowed phrase: that one is only ever asked, never taken
     if best != said and agreement[best] > agreement[said]:
         return Understood(allowed[best], min(agreement[best], SURE - 0.01))
-    return Understood(allowed[said], agreement[said])
+    meaning = meanings[allowed[said]]
+    rival = max((a for p, a in agreement.items() if meanings[allowed[p]] != meaning), default=0.0)
+    confidence = agreement[said] if agreement[said] - rival >= MARGIN else min(agreement[said], SURE - 0.01)
+    return Understood(allowed[said], confidence)
 
 
 def _agreement(heard: str, phrase: str) -> float:

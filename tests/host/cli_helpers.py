@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def storyhost_env(data_dir: Path) -> dict[str, str]:
     env = dict(os.environ, STORYHOST_DATA_DIR=str(data_dir), PYTHONUNBUFFERED="1")
+    env["STORYHOST_CONFIG_DIR"] = str(data_dir / "config")  # preferences: never the tester's own
     env["PYTHONPATH"] = str(ROOT)
     return env
 

@@ -1,0 +1,179 @@
+"""The spoken-command dialog over real engines, fed the hypotheses a recognizer would give."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.base import Action, Match
+from host.catalog import GAMES, referee
+from host.decks import load_opening_cards, load_tale
+from host.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.recognizer import Hypothesis
+from host.voice_control import VoiceControl
+from host.voice_phrases import Names, nearest_term, phrases
+from nlp.ticks import HeardWord
+from dataclasses import asdict
+
+from tests.games import test_stories
+
+PLAYERS = ["Nina", "Leo", "Marc", "Sabine"]
+
+
+def heard(grammar: str, loose: str | None = None) -> Hypothesis:
+    return Hypothesis(tuple(HeardWord(word) for word in grammar.split()), True, loose=grammar if loose is None else loose)
+
+
+def settings(game: str, seed: int = 1) -> dict:
+    if game == "dixit":
+        return {"players": PLAYERS, "contando": False, "deck_size": 32}
+    if game == "stories":
+        cards = [asdict(card) for card in load_opening_cards(None)]
+        return {"players": PLAYERS[:3], "seed": seed, "timer_seconds": 60, "cards": cards}
+    return {"players": PLAYERS[:2], "seed": seed, "tale": asdict(load_tale("three-pigs")), "advanced": True,
+            "clock_steps": 12, "track_length": 16, "storyteller": "host"}
+
+
+def match(game: str) -> Match:
+    return Match(GAMES[game].factory(settings(game)))
+
+
+class Voice:
+    """A VoiceControl with its replies collected."""
+
+    def __init__(self, prefix: str | None = None, brief: bool = False) -> None:
+        self.said: list[str] = []
+        self.control = VoiceControl(Names({}), self.said.append, prefix, brief=lambda: brief, resolve=nearest_term)
+
+    def hear(self, state, grammar: str, loose: str | None = None) -> list[str]:
+        return self.control.hear(state, heard(grammar, loose))
+
+
+def fill(choice, rng: random.Random) -> str:
+    return rng.choice(test_stories.WORDS)
+
+
+def playout_factory(game: str, seed: int):
+    """Random play needs terms the rules accept: Stories! plays with the engine tests' plain rules."""
+    if game == "stories":
+        return lambda: test_stories.stories(PLAYERS[:3], seed=seed)
+    return GAMES[game].factory(settings(game, seed))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_phrase_of_every_state_is_in_the_recognizers_dictionary(game: str) -> None:
+    """set_phrases refuses unknown words: a phrase it cannot hear would stop a voice game."""
+    recognizer = PocketSphinxRecognizer()
+    names = Names({})
+    seen: set[str] = set()
+    for seed in range(3):
+        rng, state = random.Random(seed), playout_factory(game, seed)()
+        for _ in range(400):
+            new = [phrase.words for phrase in phrases(state, names) if phrase.words not in seen]
+            if new:
+                recognizer.set_phrases(new)
+                seen.update(new)
+            if state.is_over():
+                break
+            choice = rng.choice(state.legal_actions())
+            action = choice.action
+            if choice.free_text:
+                action = Action(action.verb, action.player, (*action.args[:-1], fill(choice, rng)))
+            try:
+                state.apply(action)
+            except ValueError:
+                assert choice.free_text
+    assert len(seen) > 20
+
+
+def test_no_phrase_ever_names_a_secret_term() -> None:
+    state = match("stories").state
+    for line in ["side Nina normal", *[f"term Leo {t}" for t in ("walrus", "igloo", "kayak", "sled", "whale")],
+                 *[f"term Marc {t}" for t in ("penguin", "glacier", "seal", "harpoon", "aurora")], "start"]:
+        state.apply(state.parse(line))
+    secret = {"walrus", "igloo", "kayak", "sled", "whale", "penguin", "glacier", "seal", "harpoon", "aurora"}
+    for _ in range(2):
+        said = {word for phrase in phrases(state, Names({})) for word in phrase.words.split()}
+        assert not said & secret
+        if state.view(None)["phase"] == "narration":
+            state.apply(Action("timeup"))
+
+
+def test_a_sure_phrase_runs_at_once() -> None:
+    state, voice = match("dixit").state, Voice()
+    assert voice.hear(state, "leo is the storyteller") == ["storyteller Leo"]
+    assert voice.said == []
+
+
+def test_a_doubtful_phrase_is_asked_about_and_runs_only_on_yes() -> None:
+    state, voice = match("dixit").state, Voice()
+    assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
+    assert "Did you say: leo is the storyteller?" in voice.said[-1]
+    assert voice.control.grammar(state) == ["yes", "yes please", "correct", "right", "no", "cancel", "wrong"]
+    assert voice.hear(state, "yes") == ["storyteller Leo"]
+    assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled."
+
+
+def test_what_cannot_be_taken_back_is_asked_even_when_sure() -> None:
+    state, voice = match("dixit").state, Voice()
+    assert voice.hear(state, "undo") == []
+    assert voice.hear(state, "correct") == ["undo"]
+
+
+def test_an_unclear_answer_is_asked_again_then_cancelled() -> None:
+    state, voice = match("dixit").state, Voice()
+    voice.hear(state, "quit")
+    for _ in range(2):
+        assert voice.hear(state, "yes", "the wolf went home") == []
+        assert voice.said[-1].startswith("Please say yes or no")
+    assert voice.hear(state, "no", "once upon a time") == [] and voice.said[-1] == "Cancelled."
+    assert voice.control.question is None
+
+
+def test_speech_that_is_no_phrase_gets_a_short_reprompt() -> None:
+    state, voice = match("dixit").state, Voice(brief=True)
+    assert voice.hear(state, "score", "and then the dragon ate the knight") == []
+    assert voice.said == ["Sorry?"]
+
+
+def test_the_clue_is_whatever_the_storyteller_says_next() -> None:
+    state, voice = match("dixit").state, Voice()
+    state.apply(Action("storyteller", "Leo"))
+    assert voice.control.grammar(state) is None  # free speech: the clue
+    assert voice.hear(state, "a long journey home") == []
+    assert "I heard: a long journey home" in voice.said[-1]
+    assert voice.hear(state, "yes") == ["clue a long journey home"]
+
+
+def test_host_commands_during_free_speech_need_the_prefix_word() -> None:
+    state, voice = match("dixit").state, Voice()
+    state.apply(Action("storyteller", "Leo"))
+    assert voice.hear(state, "host score") == ["score"]
+
+
+def test_with_a_prefix_word_only_prefixed_phrases_are_listened_for() -> None:
+    state, voice = match("dixit").state, Voice(prefix="host")
+    assert all(words.startswith("host ") for words in voice.control.grammar(state))
+    assert voice.hear(state, "host leo is the storyteller") == ["storyteller Leo"]
+
+
+def test_what_can_i_say_lists_one_example_per_command() -> None:
+    state, voice = match("storytelling").state, Voice()
+    assert voice.hear(state, "what can i say") == []
+    listed = voice.said[-1]
+    assert listed.startswith("You can say: flip a one") and "repeat" in listed and "undo" in listed
+    assert listed.count("flip") == 1
+
+
+def test_a_dictated_tick_names_the_players_own_term() -> None:
+    state = match("stories").state
+    for line in ["side Nina normal", *[f"term Leo {t}" for t in ("walrus", "igloo", "kayak", "sled", "whale")],
+                 *[f"term Marc {t}" for t in ("penguin", "glacier", "seal", "harpoon", "aurora")], "start", "timeup"]:
+        state.apply(state.parse(line))
+    assert nearest_term(state, "tick Leo the walruses") == "tick Leo walrus"
+    assert nearest_term(state, "tick Leo zzz") == "tick Leo zzz"  # nothing near: the engine explains
+    voice = Voice()
+    assert voice.hear(state, "leo ticks a term") == []
+    assert voice.hear(state, "walrus") == []
+    assert voice.hear(state, "yes") == ["tick Leo walrus"]
