@@ -309,15 +309,18 @@ class Session:
                 self.out.stamp = ""
 
     def _microphone_gone(self, gone: MicrophoneGone) -> None:
+        timing = self.clock is not None and self.clock.deadline is not None
         if self.clock is not None:
             self.clock.pause()
         self.out.quiet = False
-        self.out.shared([f"{gone.reason} The timer is paused until the microphone is back."])
+        self.out.shared([f"{gone.reason} The timer is paused until the microphone is back." if timing else
+                         f"{gone.reason} Commands can still be typed."])
 
     def _microphone_back(self) -> None:
+        timing = self.clock is not None and self.clock.paused is not None
         if self.clock is not None:
             self.clock.resume()
-        self.out.shared(["The microphone is back: the story and the timer go on."])
+        self.out.shared(["The microphone is back: the story and the timer go on." if timing else "The microphone is back."])
 
     def _clock_tick(self) -> None:
         assert self.clock is not None

@@ -133,11 +133,12 @@ class PrintSpeaker:
 
 
 def _resolve_voice(voices: list, wanted: str) -> str:
-    """A pyttsx3 voice id from an id ('gmw/en-us'), its last part ('en-us') or its name."""
-    key = wanted.strip().casefold()
+    """A pyttsx3 voice id from an id ('gmw/en-us'), its last part ('en-us') or its name, with
+    an espeak-ng variant if asked for ('en-us+f2')."""
+    key, plus, variant = wanted.strip().casefold().partition("+")
     for voice in voices:
         if key in (voice.id.casefold(), voice.id.rsplit("/", 1)[-1].casefold(), voice.name.casefold()):
-            return voice.id
+            return voice.id + plus + variant
     english = sorted(v.id.rsplit("/", 1)[-1] for v in voices if v.id.rsplit("/", 1)[-1].startswith("en"))
     raise SpeakerError(
         f"There is no voice '{wanted}': try one of {', '.join(english)} ('espeak-ng --voices' lists all)."
