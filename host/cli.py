@@ -157,6 +157,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     voice = VoiceControl(
         inputs.names, output.note, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", resolve=nearest_term,
+        without=frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"}),
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731

@@ -173,6 +173,8 @@ class Session:
         finally:
             self._follow_phase()
             source.secret(False)
+            if isinstance(source, LiveInput):
+                source.stop_listening()
 
     def handle(self, line: str) -> bool:
         """Handle one input line; False when the players want to stop."""

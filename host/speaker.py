@@ -176,8 +176,9 @@ def _synthesis_main() -> None:
         request = json.loads(line)
         finished.clear()
         try:
-            if request.get("rate") is not None:
+            if request.get("rate") not in (None, settings["rate"]):  # only a change: pyttsx3 queues it
                 engine.setProperty("rate", request["rate"])
+                settings["rate"] = request["rate"]
             engine.save_to_file(request["text"], request["path"])
             engine.runAndWait()
         except Exception as error:

@@ -41,10 +41,13 @@ class VoiceControl:
         prefix: str | None = None,
         brief: Callable[[], bool] = lambda: False,
         resolve: Callable[[GameState, str], str] | None = None,
+        without: frozenset[str] = frozenset(),
     ) -> None:
         """`say` speaks and prints a reply; `brief` tells whether replies should be short;
         `resolve` may rewrite a dictated line before it is asked about (a tick's words to the
-        player's own term)."""
+        player's own term); the game's commands in `without` are not offered by voice (a
+        Storytelling card is chosen by reading it only when a person is the storyteller)."""
+        self.without = without
         self.names, self.say, self.prefix, self.brief = names, say, prefix, brief
         self.resolve = resolve
         self.question: Question | None = None
@@ -56,7 +59,10 @@ class VoiceControl:
             return None
         if self.question is not None:
             return [*YES, *NO]
-        return [self._prefixed(phrase.words) for phrase in phrases(state, self.names)]
+        return [self._prefixed(phrase.words) for phrase in self._phrases(state)]
+
+    def _phrases(self, state: GameState) -> list[Phrase]:
+        return [phrase for phrase in phrases(state, self.names) if phrase.line.split()[0] not in self.without]
 
     def _prefixed(self, words: str) -> str:
         return f"{self.prefix} {words}" if self.prefix else words
@@ -81,7 +87,7 @@ class VoiceControl:
         host commands then need the prefix word, as during a story."""
         if self.question is not None:
             return None
-        game = [phrase for phrase in phrases(state, self.names) if phrase.line not in HOST_LINES]
+        game = [phrase for phrase in self._phrases(state) if phrase.line not in HOST_LINES]
         dictations = {phrase.dictation for phrase in game}
         return game[0] if len(dictations) == 1 and None not in dictations else None
 
@@ -100,7 +106,7 @@ class VoiceControl:
             return self._dictate(state, self.dictating, _free(heard))
         if not heard.text:
             return []
-        allowed = {phrase.words: phrase for phrase in phrases(state, self.names)}
+        allowed = {phrase.words: phrase for phrase in self._phrases(state)}
         listened = {(self._prefixed(words) if prefixed else words): phrase.line for words, phrase in allowed.items()}
         understood = understand(heard.text, heard.loose, listened)
         if understood is None or not (understood.sure or understood.doubtful):
@@ -165,11 +171,10 @@ class VoiceControl:
     def _list(self, state: GameState) -> None:
         """One example per command, then the commands of any time."""
         examples: dict[str, str] = {}
-        for phrase in phrases(state, self.names):
-            examples.setdefault(phrase.line.split()[0], phrase.words)
+        for phrase in self._phrases(state):
+            examples.setdefault(phrase.line if phrase.line in HOST_LINES else phrase.line.split()[0], phrase.words)
         spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
         self.say(f"You can say: {spoken_list}.")
-
 
 
 def _free(heard: Hypothesis) -> str:

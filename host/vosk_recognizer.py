@@ -79,11 +79,14 @@ class VoskRecognizer:
         self._recognizer = self._new_recognizer()
         self._partial: tuple[str, ...] = ()
         self._pending: list[Hypothesis] = []
+        self._heard = bytearray()  # the utterance's audio, for the loose pass under a phrase list
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:
         check_pcm(pcm)
         out, self._pending = self._pending, []
         self._samples += len(pcm) // 2
+        if self._grammar is not None:
+            self._heard += pcm
         if self._recognizer.AcceptWaveform(pcm):
             out += self._final(self._recognizer.Result())
         else:
@@ -137,4 +140,12 @@ class VoskRecognizer:
             if item["word"] != UNKNOWN
         )
         shown, self._partial = self._partial, ()
-        return [Hypothesis(words, final=True)] if words or shown else []
+        loose = self._loose_pass() if self._grammar is not None else None
+        self._heard = bytearray()
+        return [Hypothesis(words, final=True, loose=loose)] if words or shown or loose else []
+
+    def _loose_pass(self) -> str:
+        """The utterance decoded again without the phrase list: what was said, in any words."""
+        free = vosk.KaldiRecognizer(self._model, float(self.sample_rate))
+        free.AcceptWaveform(bytes(self._heard))
+        return " ".join(w for w in json.loads(free.FinalResult()).get("text", "").split() if w != UNKNOWN)

@@ -36,10 +36,10 @@ def test_a_sentence_of_the_story_is_not_taken_for_the_phrase_the_grammar_forced(
     assert understood is not None and understood.confidence < ASK_BELOW
 
 
-def test_a_loose_pass_nearer_another_phrase_is_only_ever_asked_about() -> None:
-    understood = understand("flip a one", "flip d four", FLIPS)
-    assert understood is not None and understood.phrase == "flip d four"
-    assert ASK_BELOW <= understood.confidence < SURE and understood.doubtful
+def test_a_loose_pass_nearer_another_phrase_makes_the_grammars_phrase_doubtful() -> None:
+    """The language model leans to common words: "voted for" is heard for "voted two"."""
+    understood = understand("leo voted two", "leo voted for", ["leo voted two", "leo voted four"])
+    assert understood is not None and understood.phrase == "leo voted two" and understood.doubtful
 
 
 def test_half_agreement_is_doubtful() -> None:
@@ -55,7 +55,7 @@ def test_nothing_heard_is_nothing() -> None:
 @pytest.mark.parametrize("grammar", ["flip b", "b"])
 def test_a_grammar_answer_cut_short_is_taken_as_its_nearest_phrase(grammar: str) -> None:
     understood = understand(grammar, "flip b three", FLIPS)
-    assert understood is not None and understood.phrase == "flip b three"
+    assert understood is not None and understood.phrase in ("flip b three", "b three")
 
 
 def test_a_loose_pass_that_fits_a_phrase_of_another_meaning_as_well_is_doubt() -> None:

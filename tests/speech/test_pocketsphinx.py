@@ -91,6 +91,19 @@ def test_phrase_list_limits_results_to_one_phrase(recognizer, synthesize):
     assert forced.text in {"next card", "question sabine", "skip", "new round", ""}
 
 
+def test_under_a_phrase_list_the_loose_pass_says_what_was_really_said(recognizer, synthesize):
+    """The check of a closed grammar, which forces any sound into a phrase: free recognition of
+    the same audio comes with each final hypothesis."""
+    recognizer.set_phrases(COMMANDS)
+    (command,) = finals(stream(recognizer, read_pcm(synthesize("Next card."))))
+    assert command.loose == "next card"
+    (forced,) = finals(stream(recognizer, read_pcm(synthesize("The little dog ran across the green field."))))
+    assert {"dog", "green", "field"} & set(forced.loose.split())
+    recognizer.set_phrases(None)
+    (free,) = finals(stream(recognizer, read_pcm(synthesize("Next card."))))
+    assert free.loose is None
+
+
 def test_no_phrase_list_returns_to_free_speech(recognizer, arctic):
     recognizer.set_phrases(COMMANDS)
     recognizer.set_phrases(None)

@@ -79,6 +79,10 @@ def test_phrase_lists_restrict_results_and_switch(recognizer, korean):
     assert words(weather) and words(weather) <= set(WEATHER)
     assert words(fruit) and words(fruit) <= set(FRUIT)
     assert words(free) - set(WEATHER) - set(FRUIT)
+    # under a list each final also carries what free recognition heard in the same audio
+    assert all(h.loose for h in weather + fruit) and all(h.loose is None for h in free)
+    loose = set(" ".join(h.loose for h in weather).split())
+    assert len(loose & words(free)) >= len(words(free)) / 2  # the same audio, cut a little differently
     duration = seconds(korean)  # a new Vosk recognizer per list, yet one clock
     assert duration < fruit[0].words[0].start < 2 * duration < free[0].words[0].start < 3 * duration
 
