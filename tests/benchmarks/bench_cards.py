@@ -12,6 +12,8 @@ became sure (median, p95). Audio is cached in the temporary folder, so reruns on
 """
 from __future__ import annotations
 
+import argparse
+
 import statistics
 import sys
 import tempfile
@@ -75,12 +77,15 @@ def report(label: str, readings: list[Reading]) -> None:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--voices", nargs="+", default=list(VOICES), help='e.g. slt espeak:en-us "espeak:en-us+f2"')
+    voices = parser.parse_args().voices
     CACHE.mkdir(exist_ok=True)
     tales = [load_tale(key) for key in TALE_KEYS]
     everything = CardIdentifier({i * 100 + c.number: c.text for i, tale in enumerate(tales) for c in tale.cards})
     recognizer = PocketSphinxRecognizer()
     readings: list[Reading] = []
-    for voice in VOICES:
+    for voice in voices:
         for i, tale in enumerate(tales):
             own = CardIdentifier({card.number: card.text for card in tale.cards})
             for card in tale.cards:
@@ -93,9 +98,9 @@ def main() -> int:
                       file=sys.stderr)
     for pool, label in (("tale", "the card's own tale (13 cards)"), ("all", "all 52 cards")):
         print(f"Against {label}:")
-        for voice in VOICES:
+        for voice in voices:
             report(voice, [r for r in readings if r.pool == pool and r.voice == voice])
-        report("both voices", [r for r in readings if r.pool == pool])
+        report("all voices", [r for r in readings if r.pool == pool])
     return 0
 
 

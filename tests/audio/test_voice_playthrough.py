@@ -1,0 +1,205 @@
+"""Whole games played by sound alone: a scripted player hears the host only through the
+loudspeaker's monitor (PocketSphinx on what the host says) and acts only by speaking into the
+virtual microphone (festival's voice). Its moves follow the game's rules as a person at the
+table knows them; what the host says decides when it speaks and whether it answers a question.
+The host's printed lines are read only to check the outcome and to explain a failure.
+
+The host speaks with espeak-ng's en-us+f2 voice at 130 words a minute: PocketSphinx hears
+"yes or no" and "retire" in it; in espeak's default voice it hears almost nothing (word error
+rate about 0.9, tests/audio/voice_player.py).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from host.decks import load_tale
+from tests.audio.pulse import MicFeeder, PulseAudio
+from tests.audio.test_live_round import LiveHost
+from tests.audio.voice_player import NotHeard, VoicePlayer
+
+pytestmark = pytest.mark.slow
+
+HOST_VOICE = ["--speech", "--asr", "pocketsphinx", "--voice", "en-us+f2", "--rate", "130"]
+QUESTION = ("yes or no",)
+
+
+@pytest.fixture
+def player(pulse: PulseAudio, feeder: MicFeeder, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoicePlayer]:
+    with VoicePlayer(pulse, feeder, tmp_path_factory.getbasetemp() / "player-speech", voice="slt") as ears:
+        yield ears
+
+
+def end(host: LiveHost) -> str:
+    """Stop the host if the game has not ended it already; its stderr."""
+    if host.process.poll() is None:
+        return host.finish()
+    host._reader.join(timeout=10)
+    assert host.process.stderr is not None
+    return host.process.stderr.read()
+
+
+def printed(host: LiveHost, text: str, timeout: float) -> None:
+    """Until the host has printed a line with `text` (it may have ended since: a game over)."""
+    deadline = time.monotonic() + timeout
+    while not any(text in line for line in host.lines):
+        if time.monotonic() > deadline:
+            raise fail(host, AssertionError(f"the host did not print {text!r} within {timeout} s"))
+        time.sleep(0.1)
+
+
+def answer(player: VoicePlayer, host: LiveHost, said_at: float, timeout: float = 40.0) -> str:
+    """What the host said after the player spoke (all of it, once the loudspeaker is quiet)."""
+    try:
+        utterances = player.wait_for_speech(since=said_at, quiet=1.5, timeout=timeout)
+    except NotHeard as silence:
+        raise fail(host, silence) from None
+    return " ".join(u.text for u in utterances)
+
+
+def say(player: VoicePlayer, host: LiveHost, text: str) -> float:
+    try:
+        return player.say(text)
+    except NotHeard as deaf:
+        raise fail(host, deaf) from None
+
+
+def fail(host: LiveHost, trouble: Exception) -> AssertionError:
+    """What went wrong, with what the host printed and its errors (it is stopped)."""
+    if host.process.poll() is None:
+        host.process.terminate()
+    stderr = host.process.communicate(timeout=10)[1]
+    return AssertionError(f"{trouble}\nhost printed: {host.lines[-15:]}\nhost stderr: {stderr}")
+
+
+def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4) -> str:
+    """Say a move; say yes when the host asks yes or no; say it again when the host did not
+    understand. Done when the host's printed lines show `done` (the check of the test)."""
+    before = len(host.lines)
+    for _ in range(tries):
+        heard = answer(player, host, say(player, host, move))
+        for _ in range(3):
+            if not any(word in heard for word in QUESTION) and "yes" not in heard.split()[-3:]:
+                break
+            heard = answer(player, host, say(player, host, "yes"))
+        if any(done in line for line in host.lines[before:]):
+            return heard
+        time.sleep(0.5)
+    raise AssertionError(f"{move!r} did not lead to {done!r}.\n{player.transcript()}\nhost: {host.lines[-15:]}")
+
+
+def test_storytelling_cinderella_played_by_sound_alone(pulse: PulseAudio, player: VoicePlayer, tmp_path: Path) -> None:
+    """Digital grid, the host as storyteller, Cinderella's advanced rules: flip until a wrong
+    tile, then retire, which ends a one-player game."""
+    host = LiveHost(pulse, tmp_path, "play", "storytelling", "--players", "Marc", "--tale", "cinderella",
+                    "--advanced", "--seed", "4", *HOST_VOICE)
+    try:
+        player.wait_for_speech(quiet=1.5, timeout=60)  # the card is read, the pictures named
+        flip_until_wrong_then_retire(player, host)
+    finally:
+        stderr = end(host)
+    assert any("Marc retires and keeps" in line for line in host.lines), host.lines[-20:]
+    assert "Traceback" not in stderr, stderr
+
+
+def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, player: VoicePlayer, tmp_path: Path) -> None:
+    """Four players, a 28-card deck (one turn): storyteller, clue, cards shown, the votes once
+    the tokens are turned over, the storyteller's card, who gave the others; scored."""
+    host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", "Nina", "Leo", "Marc", "Sabine", "--cards", "28",
+                    *HOST_VOICE)
+    moves = [
+        ("leo is the storyteller", "Turn 1: Leo is the storyteller"),
+        ("a long journey home", "Leo's clue:"),
+        ("cards shown", "The 4 cards are on the table"),
+        ("nina voted two", "Nina has voted"),
+        ("marc voted four", "Marc has voted"),
+        ("sabine voted two", "All votes are in"),
+        ("the storyteller card is two", "Card 2 is Leo's"),
+        ("card one belongs to nina", "Card 1 is Nina's"),
+        ("card three belongs to marc", "Card 3 is Marc's"),
+        ("card four belongs to sabine", "Card 4 is Sabine's"),  # or the host works it out
+    ]
+    try:
+        player.wait_for_speech(quiet=1.5, timeout=60)
+        for move, done in moves:
+            if any("The game is over" in line for line in host.lines):
+                break
+            speak_until_done(player, host, move, done)
+        printed(host, "The game is over", timeout=30)
+    finally:
+        stderr = end(host)
+    assert any("Scores: Nina 3, Leo 3, Marc 0, Sabine 4" in line for line in host.lines), host.lines[-12:]
+    assert "Traceback" not in stderr, stderr
+
+
+def write_term(player: VoicePlayer, host: LiveHost, name: str, terms: list[str], count: int) -> None:
+    """"Sabine writes a term", then a term, then yes. A term misheard and refused is tried once
+    more, then the player writes another, as a person would."""
+    for term in [term for term in terms for _ in range(2)]:
+        speak_until_done(player, host, f"{name.lower()} writes a term", "say it now")
+        before = len(host.lines)
+        heard = answer(player, host, say(player, host, term))
+        if "yes or no" in heard or "yes" in heard.split()[-3:]:
+            answer(player, host, say(player, host, "yes"))
+        if any(f"{name} has written {count} of 5 terms" in line for line in host.lines[before:]):
+            terms.remove(term)
+            return
+    raise AssertionError(f"{name} could not write a term by voice.\n{player.transcript()}\nhost: {host.lines[-15:]}")
+
+
+def test_a_stories_round_played_by_sound_alone(pulse: PulseAudio, player: VoicePlayer, tmp_path: Path) -> None:
+    """The side, ten terms dictated, the story told into the microphone and ticked live, the
+    time running out, and the story scored on a spoken confirm."""
+    host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
+                    "--timer", "45", *HOST_VOICE)
+    terms = {"Sabine": ["radio", "police", "sandwich", "engine", "music", "kitchen", "garden"],
+             "Stephan": ["truck", "pizza", "mountain", "window", "brother", "dinosaur", "banana"]}
+    story = ["Dad turned on the radio, and the radio played loud music.",
+             "Then the police came in a big truck, and the police truck had a loud engine.",
+             "My little brother ate a sandwich and a pizza by the window."]
+    try:
+        player.wait_for_speech(quiet=1.5, timeout=60)
+        speak_until_done(player, host, "normal side", "Nina chooses the normal side")
+        for name, candidates in terms.items():
+            for count in range(1, 6):
+                write_term(player, host, name, candidates, count)
+        speak_until_done(player, host, "start", "Nina tells the story")
+        for sentence in story:
+            player.feeder.play(player.speech(sentence))
+            player.feeder.wait(30)
+        host.wait_for("Correct the ticks", timeout=90)  # Stop!, or the time runs out
+        speak_until_done(player, host, "confirm", "Points for this story")
+    finally:
+        stderr = end(host)
+    assert any("ticks a term" in line for line in host.lines), host.lines
+    assert "Traceback" not in stderr, stderr
+
+
+def flip_until_wrong_then_retire(player: VoicePlayer, host: LiveHost) -> None:
+    """Flip places in order until the host asks Marc to retire or stay; retire."""
+    for place in [f"flip {column} {row}" for row in ("one", "two", "three", "four") for column in "abcd"]:
+        heard = speak_until_done(player, host, place, " is the ")
+        if "retire" in heard or any("must say retire" in line for line in host.lines[-4:]):
+            break
+    speak_until_done(player, host, "retire", "The game is over")
+
+
+def test_a_human_storytellers_card_is_recognised_as_it_is_read(pulse: PulseAudio, player: VoicePlayer,
+                                                              tmp_path: Path) -> None:
+    """The storyteller reads card 1 of their own deck aloud; the host names the pictures to find."""
+    host = LiveHost(pulse, tmp_path, "play", "storytelling", "--players", "Marc", "--tale", "cinderella",
+                    "--advanced", "--seed", "4", "--storyteller", "human", *HOST_VOICE)
+    card = next(card for card in load_tale("cinderella").cards if card.number == 1)
+    try:
+        player.wait_for_speech(quiet=1.5, timeout=60)  # "Storyteller, please read card 1 aloud."
+        say(player, host, card.text)
+        printed(host, "Card 1.", timeout=60)
+        player.wait_for_speech(quiet=1.5, timeout=40)
+        flip_until_wrong_then_retire(player, host)
+    finally:
+        stderr = end(host)
+    assert not any(card.text in line and not line.startswith("Heard") for line in host.lines), host.lines
+    assert "Traceback" not in stderr, stderr
