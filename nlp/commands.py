@@ -25,8 +25,8 @@ NUMBER_WORDS = (
 #: words free recognition hears for a lone letter, spelled the way a phrase says the letter
 LETTER_SOUNDS = {"be": "b", "bee": "b", "see": "c", "sea": "c", "dee": "d", "gee": "g", "eh": "a", "aye": "a"}
 #: at or above this agreement a command is taken as heard; below ASK_BELOW it is not taken at all
-SURE = 0.8
-ASK_BELOW = 0.5
+SURE = 0.85
+ASK_BELOW = 0.4
 #: the loose pass must fit the phrase by this much better than any phrase meaning something else
 MARGIN = 0.05
 
