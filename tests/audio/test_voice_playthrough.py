@@ -128,7 +128,7 @@ def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, play
             if any("The game is over" in line for line in host.lines):
                 break
             speak_until_done(player, host, move, done)
-        printed(host, "The game is over", timeout=30)
+        printed(host, "game is over", timeout=30)
     finally:
         stderr = end(host)
     assert any("Scores: Nina 3, Leo 3, Marc 0, Sabine 4" in line for line in host.lines), host.lines[-12:]
