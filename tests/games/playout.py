@@ -17,18 +17,23 @@ def random_playout(make: Callable[[], GameState], seed: int, fill: FreeText, max
     for _ in range(max_moves):
         if match.state.is_over():
             return match
-        choices = match.state.legal_actions()
-        assert choices, f"no legal action but the game is not over: {match.state.status()}"
-        choice = rng.choice(choices)
-        action = choice.action
-        if choice.free_text:
-            action = Action(action.verb, action.player, (*action.args[:-1], fill(choice, rng)))
-        try:
-            match.apply(action)
-        except ValueError:
-            if not choice.free_text:  # a free text may be refused; a listed choice must be legal
-                raise
+        random_move(match.state, rng, fill, match.apply)
     raise AssertionError(f"game not over after {max_moves} moves")
+
+
+def random_move(state: GameState, rng: random.Random, fill: FreeText, apply: Callable[[Action], object]) -> None:
+    """Apply (through `apply`) one random legal action, its free text filled in."""
+    choices = state.legal_actions()
+    assert choices, f"no legal action but the game is not over: {state.status()}"
+    choice = rng.choice(choices)
+    action = choice.action
+    if choice.free_text:
+        action = Action(action.verb, action.player, (*action.args[:-1], fill(choice, rng)))
+    try:
+        apply(action)
+    except ValueError:
+        if not choice.free_text:  # a free text may be refused; a listed choice must be legal
+            raise
 
 
 def snapshot(state: GameState) -> tuple:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from nlp.commands import ASK_BELOW, SURE, fold, number_words, spoken, understand, word_number
+from nlp.commands import ASK_BELOW, fold, number_words, spoken, understand, word_number
 
 FLIPS = ["flip b three", "b three", "row three column two", "flip a one", "flip d four"]
 

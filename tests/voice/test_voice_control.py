@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 
 import pytest
 
 from games.base import Action, Match
-from host.catalog import GAMES, referee
+from host.catalog import GAMES
 from host.decks import load_opening_cards, load_tale
 from host.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.recognizer import Hypothesis
 from host.voice_control import VoiceControl
 from host.voice_phrases import Names, nearest_term, phrases
 from nlp.ticks import HeardWord
-from dataclasses import asdict
 
 from tests.games import test_stories
+from tests.games.playout import random_move
 
 PLAYERS = ["Nina", "Leo", "Marc", "Sabine"]
 
@@ -75,14 +76,7 @@ def test_every_phrase_of_every_state_is_in_the_recognizers_dictionary(game: str)
                 seen.update(new)
             if state.is_over():
                 break
-            choice = rng.choice(state.legal_actions())
-            action = choice.action
-            if choice.free_text:
-                action = Action(action.verb, action.player, (*action.args[:-1], fill(choice, rng)))
-            try:
-                state.apply(action)
-            except ValueError:
-                assert choice.free_text
+            random_move(state, rng, fill, state.apply)
     assert len(seen) > 20
 
 
