@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import importlib
+import signal
 import sys
 import traceback
 from dataclasses import dataclass
@@ -224,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(DELEGATED[argv[0]])
         return module.main(argv[1:])
     options = _parser().parse_args(argv)
+    # A host that stops answering at the table can be asked where it is: kill -USR1 PID prints
+    # every thread's stack on stderr, and the game goes on.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     try:
         handlers[options.command](options)
