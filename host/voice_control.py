@@ -57,9 +57,10 @@ class VoiceControl:
     def grammar(self, state: GameState) -> list[str] | None:
         if self.dictating is not None or self._sole_dictation(state) is not None:
             return None
-        if self.question is not None:
-            return [*YES, *NO]
-        return [self._prefixed(phrase.words) for phrase in self._phrases(state)]
+        commands = [self._prefixed(phrase.words) for phrase in self._phrases(state)]
+        if self.question is not None:  # another command instead of yes or no is heard too
+            return [*YES, *NO, *(words for words in commands if words not in YES + NO)]
+        return commands
 
     def _phrases(self, state: GameState) -> list[Phrase]:
         return [phrase for phrase in phrases(state, self.names) if phrase.line.split()[0] not in self.without]
@@ -98,7 +99,7 @@ class VoiceControl:
         """The command lines a final hypothesis asks for (often none: a question was asked).
         `prefixed`: the phrases were listened for with the prefix word."""
         if self.question is not None:
-            return self._answered(heard)
+            return self._answered(state, heard, prefixed)
         sole = self._sole_dictation(state) if prefixed else None
         if sole is not None and self.dictating is None:
             return self.aside(state, heard) if self._is_aside(heard) else self._dictate(state, sole, _free(heard))
@@ -130,11 +131,20 @@ class VoiceControl:
         self.say(f"{question.asked}?" if self.brief() else f"Did you say: {question.asked}? Say yes or no.")
         return []
 
-    def _answered(self, heard: Hypothesis) -> list[str]:
+    def _answered(self, state: GameState, heard: Hypothesis, prefixed: bool) -> list[str]:
+        """Yes or no; a command said instead, when sure, counts as no and is heard as itself
+        (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
-        understood = understand(heard.text, heard.loose, [*YES, *NO]) if heard.text else None
+        answers = {words: words for words in (*YES, *NO)}
+        commands = {(self._prefixed(phrase.words) if prefixed else phrase.words): phrase.line
+                    for phrase in self._phrases(state)}
+        understood = understand(heard.text, heard.loose, commands | answers) if heard.text else None
+        if understood is not None and understood.sure and understood.phrase not in answers:
+            self.question = None
+            return self.hear(state, heard, prefixed)
         # an answer is taken when the grammar heard it and the loose pass does not contradict it
-        if understood is None or not understood.doubtful and not understood.sure or understood.phrase != heard.text:
+        if (understood is None or not understood.doubtful and not understood.sure
+                or understood.phrase != heard.text or understood.phrase not in answers):
             self._unclear += 1
             if self._unclear >= 3:
                 self.question = None

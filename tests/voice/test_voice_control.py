@@ -103,10 +103,31 @@ def test_a_doubtful_phrase_is_asked_about_and_runs_only_on_yes() -> None:
     state, voice = match("dixit").state, Voice()
     assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
     assert "Did you say: leo is the storyteller?" in voice.said[-1]
-    assert voice.control.grammar(state) == ["yes", "yes please", "correct", "right", "no", "cancel", "wrong"]
+    grammar = voice.control.grammar(state)
+    assert grammar[:7] == ["yes", "yes please", "correct", "right", "no", "cancel", "wrong"]
+    assert "nina is the storyteller" in grammar  # another command may be said instead
     assert voice.hear(state, "yes") == ["storyteller Leo"]
     assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
     assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled."
+
+
+def test_a_sure_command_instead_of_yes_or_no_counts_as_no_and_is_heard() -> None:
+    """Asked about table talk, the player just goes on with the game."""
+    state, voice = match("dixit").state, Voice()
+    voice.hear(state, "leo is the storyteller", "the storyteller")
+    assert voice.hear(state, "nina is the storyteller") == ["storyteller Nina"]
+    assert voice.control.question is None
+    voice.hear(state, "undo")
+    assert voice.hear(state, "quit") == [] and voice.said[-1] == "Did you say: quit? Say yes or no."
+    assert voice.hear(state, "yes") == ["quit"]
+
+
+def test_a_doubtful_command_instead_of_yes_or_no_is_asked_for_again() -> None:
+    state, voice = match("dixit").state, Voice()
+    voice.hear(state, "undo")
+    assert voice.hear(state, "nina is the storyteller", "nina is a story") == []
+    assert voice.said[-1] == "Please say yes or no: undo?"
+    assert voice.hear(state, "yes") == ["undo"]
 
 
 def test_what_cannot_be_taken_back_is_asked_even_when_sure() -> None:
