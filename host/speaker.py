@@ -35,7 +35,6 @@ EARCONS: dict[str, tuple[tuple[int, float], ...]] = {
     "tick": ((1320, 0.06),),
     "warning": ((660, 0.12), (0, 0.08), (660, 0.12)),
     "wrong": ((330, 0.15), (220, 0.25)),
-    "listening": ((880, 0.05), (0, 0.03), (1175, 0.05)),
 }
 SYNTHESIS_TIMEOUT = 30.0
 PLAY_PADDING = 0.3  # seconds of silence after each sound
@@ -324,7 +323,7 @@ class Pyttsx3Speaker:
                     else:
                         samples, rate = tone(payload), TONE_RATE
                     if self.play and generation == self._generation:
-                        self._play(samples, rate, generation, muting=kind == "say")
+                        self._play_through(samples, rate, generation, muting=kind == "say")
             except SpeakerError as error:
                 self._notice_once(str(error))
             except Exception as error:  # this thread must outlive any one sound: wait() counts on it
@@ -356,15 +355,23 @@ class Pyttsx3Speaker:
             path.unlink()
         return samples, rate
 
-    def _play(self, samples: np.ndarray, rate: int, generation: int, muting: bool) -> None:
-        """Play; `muting` sounds (speech) are recorded in `sound_intervals` for the microphone
-        gate. Earcons are not: a short beep would otherwise deafen the host for most of a
-        second after every tick, and the recognizer does not take a beep for a word."""
+    def _play_through(self, samples: np.ndarray, rate: int, generation: int, muting: bool) -> None:
+        """Play, once more on a new stream if the output stalled: the table must hear it."""
+        for attempt in range(2):
+            if self._play(samples, rate, generation, muting) or generation != self._generation:
+                return
+            self.notice("The sound output stalled: " + ("saying it again." if attempt == 0 else "this line was not heard."))
+
+    def _play(self, samples: np.ndarray, rate: int, generation: int, muting: bool) -> bool:
+        """Play; False if the output stalled (no end within 5 s of the sound's length). `muting` sounds
+        (speech) are recorded in `sound_intervals` for the microphone gate. Earcons are not: a
+        short beep would otherwise deafen the host for most of a second after every tick, and
+        the recognizer does not take a beep for a word."""
         try:
             sd = portaudio()
         except AudioDeviceError as error:
             self._notice_once(str(error))
-            return
+            return True
         position = 0
         finished = threading.Event()
 
@@ -389,17 +396,20 @@ class Pyttsx3Speaker:
                 if muting:
                     self._intervals.append((time.monotonic(), float("inf")))
                 deadline = time.monotonic() + len(samples) / rate + 5
-                while not finished.wait(0.02) and time.monotonic() < deadline:
-                    if generation != self._generation:  # stop(): drop what is buffered too
+                while not finished.wait(0.02):
+                    stalled = time.monotonic() > deadline
+                    if stalled or generation != self._generation:  # stop(): drop what is buffered too
                         stream.abort()
-                        break
+                        return not stalled
         except (sd.PortAudioError, ValueError) as error:  # ValueError: no default output device
             self._notice_once(
                 f"No sound output ({error}): storyhost is silent; 'storyhost devices' lists the speakers."
             )
+            return True
         finally:
             if muting and self.speaking:
                 self._intervals[-1] = (self._intervals[-1][0], time.monotonic())
+        return True
 
     def _fit_rate(self, sd, samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
         """The samples at a rate the output device takes: their own, or else its default rate."""

@@ -9,7 +9,7 @@ import soundfile
 from host.speaker import (
     EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, open_speaker, tone,
 )
-from tests.audio.pulse import PORTAUDIO_DEVICE
+from tests.audio.pulse import PORTAUDIO_DEVICE, SINK
 from tests.audio.signals import audible_seconds
 
 LONG = ("The bear walked across the frozen river, past the old mill and the sleeping village, "
@@ -161,3 +161,27 @@ def test_earcons_are_played_on_the_output_device(pulse):
     finally:
         speaker.close()
     assert 0.2 < audible_seconds(monitor.stop(), 16000) < 1.0
+
+
+@pytest.mark.slow
+def test_a_line_lost_in_a_stalled_output_is_said_again(pulse, tmp_path):
+    """A sink that stops taking sound (here suspended) gives PortAudio no error: the stream
+    just never ends. The speaker notices, says so, and says the line again on a new stream."""
+    notices: list[str] = []
+    speaker = Pyttsx3Speaker(device=PORTAUDIO_DEVICE, notice=notices.append)
+    monitor = None
+    try:
+        pulse.pactl("suspend-sink", SINK, "1")
+        speaker.say("Once upon a time there was a polar bear.")
+        deadline = time.monotonic() + 30
+        while not notices and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pulse.pactl("suspend-sink", SINK, "0")
+        monitor = pulse.recorder()
+        assert speaker.wait(30)
+    finally:
+        pulse.pactl("suspend-sink", SINK, "0")
+        speaker.close()
+    heard = monitor.stop() if monitor else b""
+    assert notices == ["The sound output stalled: saying it again."]
+    assert audible_seconds(heard, 16000) > 1.0
