@@ -10,6 +10,7 @@ rate about 0.9, tests/audio/voice_player.py).
 """
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,11 +35,14 @@ def player(pulse: PulseAudio, feeder: MicFeeder, tmp_path_factory: pytest.TempPa
 
 
 def end(host: LiveHost) -> str:
-    """Stop the host if the game has not ended it already; its stderr."""
+    """Stop the host if the game has not ended it already; its stderr ('' when `fail` has
+    reported it already)."""
+    assert host.process.stderr is not None
+    if host.process.stderr.closed:
+        return ""
     if host.process.poll() is None:
         return host.finish()
     host._reader.join(timeout=10)
-    assert host.process.stderr is not None
     return host.process.stderr.read()
 
 
@@ -51,8 +55,9 @@ def printed(host: LiveHost, text: str, timeout: float) -> None:
         time.sleep(0.1)
 
 
-def answer(player: VoicePlayer, host: LiveHost, said_at: float, timeout: float = 40.0) -> str:
-    """What the host said after the player spoke (all of it, once the loudspeaker is quiet)."""
+def answer(player: VoicePlayer, host: LiveHost, said_at: float, timeout: float = 120.0) -> str:
+    """What the host said after the player spoke (all of it, once the loudspeaker is quiet: the
+    score of a story and the next storyteller's card take more than 40 s at 130 words a minute)."""
     try:
         utterances = player.wait_for_speech(since=said_at, quiet=1.5, timeout=timeout)
     except NotHeard as silence:
@@ -68,8 +73,11 @@ def say(player: VoicePlayer, host: LiveHost, text: str) -> float:
 
 
 def fail(host: LiveHost, trouble: Exception) -> AssertionError:
-    """What went wrong, with what the host printed and its errors (it is stopped)."""
+    """What went wrong, with what the host printed and its errors, where each of its threads
+    was (it is stopped)."""
     if host.process.poll() is None:
+        host.process.send_signal(signal.SIGUSR1)  # storyhost prints its threads' stacks
+        time.sleep(1)
         host.process.terminate()
     stderr = host.process.communicate(timeout=10)[1]
     return AssertionError(f"{trouble}\nhost printed: {host.lines[-15:]}\nhost stderr: {stderr}")

@@ -385,6 +385,7 @@ class _Ears:
         self.read = 0.0  # audio seconds read
         self.reported = float("-inf")  # when the last {"block"} news went out
         self.count = 0
+        self.loud: tuple[float, float] | None = None  # audio seconds of loud sound since the last final
 
     def run(self) -> None:
         fd = sys.stdin.fileno()
@@ -402,6 +403,7 @@ class _Ears:
             news: dict = {}
             if loud:
                 news["loud"] = arrived
+                self.loud = (self.loud[0] if self.loud else self.read - len(block) / 2 / RATE, self.read)
             if loud != was_loud or arrived - self.reported >= 0.1:
                 news["block"] = arrived
                 self.reported = arrived
@@ -412,9 +414,14 @@ class _Ears:
                 if not hypothesis.final:
                     self.say({"partial": hypothesis.text})
                 elif hypothesis.words:
-                    self.say({"utterance": self.utterance(hypothesis.words)})
+                    words = hypothesis.words
+                    self.say({"utterance": self.utterance(" ".join(w.text for w in words), words[0].start, words[-1].end)})
+                elif self.loud is not None:  # the host spoke, but not one word came through
+                    self.say({"utterance": self.utterance("", *self.loud)})
                 else:
                     self.say({"partial": ""})
+                if hypothesis.final:
+                    self.loud = None
 
     @staticmethod
     def say(news: dict) -> None:
@@ -439,14 +446,14 @@ class _Ears:
         position, arrived = self.clock[i]
         return arrived - (position - audio_seconds)
 
-    def utterance(self, words) -> dict:
-        start, end = words[0].start, words[-1].end
+    def utterance(self, text: str, start: float, end: float) -> dict:
+        """News of an utterance said from `start` to `end` (audio seconds)."""
         first = max(0, int((start - 0.3 - self.audio_start) * RATE)) * 2
         last = max(0, int((end + 0.3 - self.audio_start) * RATE)) * 2
         self.count += 1
         path = self.folder / f"{self.count:04d}.raw"
         path.write_bytes(bytes(self.audio[first:last]))
-        return {"text": " ".join(w.text for w in words), "start": self.when(start), "end": self.when(end),
+        return {"text": text, "start": self.when(start), "end": self.when(end),
                 "heard": time.monotonic(), "audio": str(path)}
 
 
