@@ -362,8 +362,6 @@ class StorytellingState(GameState):
 
     def _card_elsewhere(self, number: int) -> str | None:
         """Why card `number` cannot be read now instead of the current card, or None."""
-        if number == self.card_number:
-            return f"Card {number} is the card being read now."
         if number in self.read:
             return f"Card {number} has already been read: it is in the read pile."
         if number in self.discarded:
@@ -375,7 +373,9 @@ class StorytellingState(GameState):
 
     def _do_read(self, text: str) -> list[Event]:
         """A human storyteller picked up card `text` rather than the top card: it takes the top
-        card's place as the current card, which goes back on top of the draw pile."""
+        card's place as the current card, which goes back on top of the draw pile. Naming the
+        top card itself changes nothing and repeats its pictures (the storyteller says which
+        card they read when the host could not tell)."""
         self._expect(FLIP, "read another card")
         if self.flipped:
             raise IllegalAction(
@@ -391,8 +391,9 @@ class StorytellingState(GameState):
         refusal = self._card_elsewhere(number)
         if refusal:
             raise IllegalAction(refusal)
-        self.draw = [self.card_number, *(card for card in self.draw if card != number)]
-        self.card_number = number
+        if number != self.card_number:
+            self.draw = [self.card_number, *(card for card in self.draw if card != number)]
+            self.card_number = number
         return self.reading()[1:]
 
     def _do_blow(self, line: str, direction: str) -> list[Event]:
@@ -442,7 +443,7 @@ class StorytellingState(GameState):
                 return flips
             return flips + [
                 Choice(Action("read", None, (str(number),)), f"the storyteller reads card {number}")
-                for number in self.draw
+                for number in [self.card_number, *self.draw]
             ]
         if self.phase == BLOW:
             return [
