@@ -4,14 +4,16 @@ At the start of each turn the host asks the storyteller to read the card on top 
 and listens to free speech. Each utterance is added to what was heard of this reading, and
 `nlp.cards.CardIdentifier` compares it with the tale's card texts. Once it is sure: the expected
 card is confirmed and the active player hears the pictures to find; another card is asked
-about ("read 9" tells the engine the storyteller's pile differs from the host's).
+about ("read 9" tells the engine the storyteller's pile differs from the host's). When as many
+words as the best-matching card holds were heard and no card is sure, the host asks about that
+card; on "no" it listens to the reading afresh.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from games.base import GameState
-from nlp.cards import CardIdentifier
+from nlp.cards import CardIdentifier, words
 
 
 @dataclass
@@ -20,6 +22,8 @@ class Recognised:
 
     number: int | None  # the card, once sure
     expected: int  # the card on top of the host's pile
+    #: as many words as this card holds were heard, and no card is sure: the one to ask about
+    guess: int | None = None
 
 
 @dataclass
@@ -57,8 +61,16 @@ class CardReading:
         expected = state.view(None)["card"]["number"]
         if text:
             self.heard.append(text)
-        guess = self.identifier.identify(" ".join(self.heard))
-        return Recognised(guess.number if self.identifier.sure(guess) else None, expected)
+        heard = " ".join(self.heard)
+        guess = self.identifier.identify(heard)
+        if guess is None:
+            return Recognised(None, expected)
+        if self.identifier.sure(guess):
+            return Recognised(guess.number, expected)
+        if len(words(heard)) < len(words(self.texts[guess.number])):  # still reading
+            return Recognised(None, expected)
+        self.heard = []
+        return Recognised(None, expected, guess=guess.number)
 
     def confirm(self, state: GameState) -> list[str]:
         """The card read is the one the engine has: the lines the active player needs now."""

@@ -233,15 +233,16 @@ class Session:
         """One more utterance of the storyteller reading the card."""
         assert self.card_reading is not None and self.voice is not None
         recognised = self.card_reading.hear(self.state, text)
-        if recognised.number is None:
-            return
-        if recognised.number == recognised.expected:
+        if recognised.guess is not None:  # the whole card was heard, and the host is not sure
+            self.voice.ask(Question(f"Was that card {recognised.guess}", line=f"read {recognised.guess}", plain=True))
+        elif recognised.number == recognised.expected:
             self.out.shared(self.card_reading.confirm(self.state))
-        else:
+        elif recognised.number is not None:
             self.voice.ask(Question(
                 f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
                 f"Play card {recognised.number}",
                 line=f"read {recognised.number}",
+                plain=True,
             ))
 
     def _follow_phase(self) -> None:
@@ -288,7 +289,11 @@ class Session:
         telling = self.listener is not None and self.listener.listening(self.state)
         if self.voice is not None and heard.hypothesis.final and not telling:
             if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
-                self._hear_reading(heard.hypothesis.text)
+                if self.voice.is_aside(heard.hypothesis):  # "host, read card five"
+                    for line in self.voice.aside(self.state, heard.hypothesis):
+                        self.handle(line)
+                else:
+                    self._hear_reading(heard.hypothesis.text)
                 self._follow_phase()
                 return
             for line in self.voice.hear(self.state, heard.hypothesis):

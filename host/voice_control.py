@@ -31,6 +31,8 @@ class Question:
     asked: str
     line: str = ""
     dictation: Phrase | None = None
+    #: `asked` is the whole question, not a phrase heard ("Did you say: ...")
+    plain: bool = False
 
 
 class VoiceControl:
@@ -78,7 +80,7 @@ class VoiceControl:
     def aside(self, state: GameState, heard: Hypothesis) -> list[str]:
         """Free speech (a story being told) is a command only after the prefix word ("host"
         when none was chosen): "host, time left"."""
-        if self._is_aside(heard):
+        if self.is_aside(heard):
             rest = heard.words[1:]
             return self.hear(state, Hypothesis(rest, True, loose=" ".join(w.text for w in rest)), prefixed=False)
         return []
@@ -92,7 +94,8 @@ class VoiceControl:
         dictations = {phrase.dictation for phrase in game}
         return game[0] if len(dictations) == 1 and None not in dictations else None
 
-    def _is_aside(self, heard: Hypothesis) -> bool:
+    def is_aside(self, heard: Hypothesis) -> bool:
+        """Free speech that starts with the prefix word: a command, not a story or a reading."""
         return len(heard.words) > 1 and heard.words[0].text == (self.prefix or "host")
 
     def hear(self, state: GameState, heard: Hypothesis, prefixed: bool = True) -> list[str]:
@@ -102,7 +105,7 @@ class VoiceControl:
             return self._answered(state, heard, prefixed)
         sole = self._sole_dictation(state) if prefixed else None
         if sole is not None and self.dictating is None:
-            return self.aside(state, heard) if self._is_aside(heard) else self._dictate(state, sole, _free(heard))
+            return self.aside(state, heard) if self.is_aside(heard) else self._dictate(state, sole, _free(heard))
         if self.dictating is not None:
             return self._dictate(state, self.dictating, _free(heard))
         if not heard.text:
@@ -128,7 +131,10 @@ class VoiceControl:
     def ask(self, question: Question) -> list[str]:
         """Ask yes or no; the answer comes through `hear`."""
         self.question, self._unclear = question, 0
-        self.say(f"{question.asked}?" if self.brief() else f"Did you say: {question.asked}? Say yes or no.")
+        if self.brief():
+            self.say(f"{question.asked}?")
+        else:
+            self.say(f"{question.asked}? Say yes or no." if question.plain else f"Did you say: {question.asked}? Say yes or no.")
         return []
 
     def _answered(self, state: GameState, heard: Hypothesis, prefixed: bool) -> list[str]:

@@ -89,3 +89,19 @@ def test_a_human_storytellers_card_is_recognised_from_what_is_heard() -> None:
     assert not reading.waiting(state)
     other = CardReading(cards)
     assert other.hear(state, cards[5]).number == 5 and other.hear(state, "").expected == 1
+
+
+def test_a_reading_heard_through_without_a_sure_card_is_asked_about() -> None:
+    tale = load_tale("saint-george")
+    settings = {"players": ["Marc"], "seed": 3, "tale": asdict(tale), "advanced": False,
+                "clock_steps": 12, "track_length": 16, "storyteller": "human"}
+    state = Match(GAMES["storytelling"].factory(settings)).state
+    cards = {card.number: card.text for card in tale.cards}
+    reading = CardReading(cards)
+    reading.begin(state, "Marc, find 1 picture.")
+    opening = " ".join(cards[4].split()[:3])  # "When the last", then words the recognizer made up
+    first = reading.hear(state, opening)
+    assert (first.number, first.guess) == (None, None)  # not yet as long as the card
+    through = reading.hear(state, " ".join(["the"] * len(cards[4].split())))
+    assert (through.number, through.guess) == (None, 4)
+    assert reading.heard == []  # after a "no" the reading is heard afresh
