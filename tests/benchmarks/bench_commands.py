@@ -159,11 +159,12 @@ def voted() -> GameState:
 @dataclass
 class Case:
     state_label: str
-    state: GameState | None  # None: the answer to a yes-or-no question
+    state: GameState
     phrase: Phrase
     grammar: list[str]  # the words listened for
     meanings: dict[str, str]  # each phrase of the grammar -> its command line
     without: frozenset[str] = frozenset()  # the game's commands not offered by voice
+    answering: bool = False  # the answer to QUESTION, asked in `state`
 
 
 @dataclass
@@ -224,9 +225,14 @@ def cases() -> list[Case]:
     human = storytelling("saint-george", False)
     out += [case for case in _cases("storytelling 4x4, human reads", human, frozenset(), host_done)
             if case.phrase.line.startswith("read ")]
+    # while a question waits, the commands of the moment are listened for beside yes and no
+    asked = storytelling("saint-george", False)
+    commands = offered(asked, HOST_STORYTELLER)
     answers = [*YES, *NO]
-    meanings = {word: "yes" if word in YES else "no" for word in answers}
-    out += [Case(YES_NO, None, Phrase(word, meanings[word]), answers, meanings) for word in answers]
+    meanings = {phrase.words: phrase.line for phrase in commands} | {word: "yes" if word in YES else "no" for word in answers}
+    grammar = [*answers, *(phrase.words for phrase in commands if phrase.words not in answers)]
+    out += [Case(YES_NO, asked, Phrase(word, meanings[word]), grammar, meanings, HOST_STORYTELLER, answering=True)
+            for word in answers]
     return out
 
 
@@ -250,25 +256,21 @@ def _cases(label: str, state: GameState, without: frozenset[str], host_done: set
 QUESTION = Question("flip b three", line="flip B3")
 
 
-def decide(state: GameState | None, heard: Sequence[Hypothesis], without: frozenset[str] = frozenset()) -> tuple[str, str | None]:
+def decide(state: GameState, heard: Sequence[Hypothesis], without: frozenset[str] = frozenset(),
+           answering: bool = False) -> tuple[str, str | None]:
     """What VoiceControl does with the final hypotheses of one spoken phrase: ("direct", line),
-    ("asked", line) or ("dropped", None); for an answer to a question the line is "yes" or "no"."""
+    ("asked", line) or ("dropped", None). `answering`: the phrase answers QUESTION; "yes" or
+    "no" is then the line of an answer taken."""
     said: list[str] = []
-    try:
-        control = VoiceControl(NAMES, say=said.append, without=without)
-    except TypeError:  # a VoiceControl that offers every command
-        control = VoiceControl(NAMES, say=said.append)
-    if state is None:
+    control = VoiceControl(NAMES, say=said.append, without=without)
+    if answering:
         control.question = QUESTION
     for hypothesis in heard:
-        if state is None:
-            out = control.hear(None, hypothesis)  # type: ignore[arg-type]  # answers never look at the state
-            if out:
-                return "direct", "yes"
-            if control.question is None:
-                return "direct", "no"
-            continue
         out = control.hear(state, hypothesis)
+        if answering and control.question is None:  # answered, or a command said instead
+            return "direct", "yes" if out == [QUESTION.line] else out[0] if out else "no"
+        if answering and control.question is QUESTION:
+            continue  # asked again
         if out:
             return "direct", out[0]
         if said and said[-1].startswith("You can say"):  # "what can i say" is answered at once
@@ -294,7 +296,7 @@ def judge(result: Result) -> None:
             result.understood_right = case.meanings[understood.phrase] == case.phrase.line
             heard = spoken(first.loose if first.loose is not None else first.text)
             result.capped = understood.confidence < commands._agreement(heard, spoken(understood.phrase)) - 1e-9
-    result.decision, result.line = decide(case.state, result.heard, case.without)
+    result.decision, result.line = decide(case.state, result.heard, case.without, case.answering)
 
 
 def recognize(recognizer: PocketSphinxRecognizer, pcm: bytes) -> tuple[list[Hypothesis], float]:
@@ -365,7 +367,7 @@ def report(label: str, results: list[Result]) -> None:
     print(f"  grammar right, but another phrase understood (the loose pass nearer it): {lost}")
     below = sum(
         1 for r in results if r.kind in ("direct right", "direct WRONG") and r.case.phrase.dictation is None
-        and r.case.state is not None and (r.confidence is None or r.confidence < commands.SURE)
+        and not r.case.answering and (r.confidence is None or r.confidence < commands.SURE)
     )
     print(f"  actions applied below SURE {commands.SURE} without asking: {below}")
     split = sum(len(r.heard) > 1 for r in results)
@@ -470,7 +472,7 @@ def report_stories(results: list[StoryResult]) -> None:
 # --- thresholds ---------------------------------------------------------------------------------
 
 def rerun(results: list[Result], stories_results: list[StoryResult], voice: str) -> str:
-    count = Counter(outcome(*decide(r.case.state, r.heard, r.case.without), r.case.phrase.line) for r in results if r.voice == voice)
+    count = Counter(outcome(*decide(r.case.state, r.heard, r.case.without, r.case.answering), r.case.phrase.line) for r in results if r.voice == voice)
     story = Counter(
         story_kind(*decide(STORY_STATES[s.grammar], [h], story_without(STORY_STATES[s.grammar]))) for s in stories_results if s.voice == voice for h in s.heard
     )
@@ -508,9 +510,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweep", action="store_true", help="also rerun the dialog with other thresholds")
     parser.add_argument("--voices", nargs="+", default=list(VOICES))
+    parser.add_argument("--states", nargs="+", metavar="LABEL",
+                        help=f"only the phrases of these states (e.g. '{YES_NO}'), and no story sentences")
     options = parser.parse_args()
     CACHE.mkdir(exist_ok=True)
-    all_cases = cases()
+    all_cases = [case for case in cases() if not options.states or case.state_label in options.states]
     per_state = Counter(case.state_label for case in all_cases)
     print(f"{len(all_cases)} phrases, each spoken by {len(options.voices)} voice(s); no sampling. Per state: "
           + ", ".join(f"{label} {n}" for label, n in per_state.items()))
@@ -523,7 +527,8 @@ def main() -> int:
     story_results: list[StoryResult] = []
     for voice in options.voices:
         results += run_cases(all_cases, voice, recognizer)
-        story_results += run_stories(voice, recognizer, list(STORY_STATES.items()))
+        if not options.states:
+            story_results += run_stories(voice, recognizer, list(STORY_STATES.items()))
     print(f"Thresholds: SURE {commands.SURE}, ASK_BELOW {commands.ASK_BELOW}")
     for voice in options.voices:
         report(voice, [r for r in results if r.voice == voice])
