@@ -201,9 +201,15 @@ class Session:
             self.out.note(str(refusal))
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
+        if not self._telling():
+            self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
         self._announce(events, action)
         self._follow_phase()
         return True
+
+    def _telling(self) -> bool:
+        """A story is being told into the microphone."""
+        return self.listener is not None and self.listener.listening(self.state)
 
     def _announce(self, events: list[Event], action: Action | None = None) -> None:
         shared = [event for event in events if event.to is None]
@@ -248,7 +254,7 @@ class Session:
     def _follow_phase(self) -> None:
         """Start or stop what depends on the phase: the story clock, the microphone, hidden typing."""
         self.source.secret(self.state.secret_input())
-        telling = self.listener is not None and self.listener.listening(self.state)
+        telling = self._telling()
         self.out.quiet = telling
         if self.voice is not None and isinstance(self.source, LiveInput):
             self._follow_voice(telling)
@@ -286,7 +292,7 @@ class Session:
         The storyteller's words are public: each finished utterance is printed as heard."""
         if heard.hypothesis.final and heard.hypothesis.words:
             self.out.write(f"Heard: {heard.hypothesis.text}")
-        telling = self.listener is not None and self.listener.listening(self.state)
+        telling = self._telling()
         if self.voice is not None and heard.hypothesis.final and not telling:
             if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
                 if self.voice.is_aside(heard.hypothesis):  # "host, read card five"

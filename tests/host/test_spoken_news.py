@@ -1,0 +1,59 @@
+"""What the table hears in a Stories! round: the news that starts and ends a story is spoken;
+what happens while it is told (ticks) is only printed, so the host never talks over the
+storyteller. The session runs with the real referee, store and the speaker that stands in for
+text-to-speech (PrintSpeaker: it prints what it would say)."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+from games.base import Match
+from host.catalog import GAMES, referee
+from host.decks import load_opening_cards
+from host.hearing import Heard
+from host.narration import NarrationListener
+from host.recognizer import Hypothesis
+from host.session import Session, TextOutput
+from host.speaker import PrintSpeaker
+from host.store import GameStore
+from nlp.ticks import HeardWord
+
+SETUP = ["side Nina normal", *(f"term Sabine {t}" for t in ("car", "radio", "police", "sandwich", "bag")),
+         *(f"term Stephan {t}" for t in ("truck", "brother", "pizza", "dinosaur", "mountain")), "start"]
+STORY = "dad turned on the radio and the old car was hot then the police came with a sandwich in a bag"
+
+
+class Scripted:
+    """Typed lines and heard utterances, in order: what the keyboard and microphone deliver."""
+
+    def __init__(self, items: list[object]) -> None:
+        self.items = items
+
+    def read(self, timeout: float | None) -> object:
+        if not self.items:
+            raise EOFError
+        return self.items.pop(0)
+
+    def secret(self, hidden: bool) -> None:
+        pass
+
+
+def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: Path) -> None:
+    settings = {"players": ["Nina", "Sabine", "Stephan"], "seed": 2, "timer_seconds": 60,
+                "cards": [asdict(card) for card in load_opening_cards(None)]}
+    printed: list[str] = []
+    said: list[str] = []
+    words = tuple(HeardWord(word, start=i * 0.4, end=i * 0.4 + 0.3) for i, word in enumerate(STORY.split()))
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        game = store.create("stories", settings)
+        output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
+        session = Session(store, game, Match(GAMES["stories"].factory(settings)), output,
+                          listener=NarrationListener(referee()))
+        session.run(Scripted([*SETUP, Heard(Hypothesis(words, True), words[-1].end)]))
+    assert any(line.startswith("The timer runs 60 seconds") for line in said)  # the story's start
+    ticks = [line for line in printed if "ticks a term" in line]
+    assert len(ticks) == 5
+    assert [line for line in said if "ticks a term" in line] == ["Sabine ticks a term (5 of 5)."]  # it ends the story
+    stop = next(line for line in said if line.startswith("Stop!"))
+    assert stop == "Stop! Sabine has ticked all five terms."
+    assert any(line.startswith("The story is over. The terms:") for line in said)
