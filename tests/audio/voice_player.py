@@ -207,6 +207,16 @@ class VoicePlayer:
         self._wait(lambda: self.last_block > time.monotonic() - 0.5 and self.quiet_for() >= seconds,
                    timeout, f"for the loudspeaker to be quiet for {seconds} s")
 
+    def wait_for_sound(self, since: float, timeout: float) -> bool:
+        """Until the loudspeaker sounds after `since`; False if it stayed quiet for `timeout` s."""
+        try:
+            self._wait(lambda: self.last_loud >= since, timeout, "for the loudspeaker to sound")
+        except NotHeard:
+            if self._error is not None:
+                raise
+            return False
+        return True
+
     def wait_for_speech(self, since: float | None = None, quiet: float = 1.0, timeout: float = 60.0) -> list[Utterance]:
         """Until the host has said something after `since` (default: the last mark) and then been
         quiet for `quiet` seconds: everything it said, as heard."""
@@ -331,7 +341,7 @@ class VoicePlayer:
         path = synthesize([text], self.cache, voice or self.voice, pad=0.2)
         return read_pcm(path, self.feeder.rate)
 
-    def say(self, text: str, voice: str | None = None, quiet: float = 0.5, tail: float = 0.3,
+    def say(self, text: str, voice: str | None = None, quiet: float = 1.0, tail: float = 0.3,
             timeout: float = 60.0) -> float:
         """Wait until the loudspeaker has been quiet for `quiet` seconds, then speak `text` into
         the microphone; return once it has been written and `tail` seconds more have passed.
