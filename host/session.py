@@ -295,7 +295,7 @@ class Session:
         telling = self._telling()
         if self.voice is not None and heard.hypothesis.final and not telling:
             if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
-                if self.voice.is_aside(heard.hypothesis):  # "host, read card five"
+                if self.voice.is_aside(self.state, heard.hypothesis):  # "host, read card five"
                     for line in self.voice.aside(self.state, heard.hypothesis):
                         self.handle(line)
                 else:

@@ -19,9 +19,13 @@ from dataclasses import dataclass
 from games.base import GameState
 from host.recognizer import Hypothesis
 from host.voice_phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
-from nlp.commands import understand
+from nlp.commands import alike, understand
+from nlp.ticks import HeardWord
 
 HELP_WORDS = ("what can i say", "help")
+#: how alike by sound the first words of free speech must be to the prefix word to stand for it
+#: (festival's "host" heard as "hester" 0.6, "has to" 0.6, "past" 0.5; "the" 0.29)
+PREFIX_ALIKE = 0.5
 
 
 @dataclass(frozen=True)
@@ -80,10 +84,29 @@ class VoiceControl:
     def aside(self, state: GameState, heard: Hypothesis) -> list[str]:
         """Free speech (a story being told) is a command only after the prefix word ("host"
         when none was chosen): "host, time left"."""
-        if self.is_aside(heard):
-            rest = heard.words[1:]
-            return self.hear(state, Hypothesis(rest, True, loose=" ".join(w.text for w in rest)), prefixed=False)
-        return []
+        rest = self._after_prefix(state, heard)
+        if rest is None:
+            return []
+        return self.hear(state, Hypothesis(rest, True, loose=" ".join(w.text for w in rest)), prefixed=False)
+
+    def is_aside(self, state: GameState, heard: Hypothesis) -> bool:
+        """Free speech that starts with the prefix word: a command, not a story or a reading."""
+        return self._after_prefix(state, heard) is not None
+
+    def _after_prefix(self, state: GameState, heard: Hypothesis) -> tuple[HeardWord, ...] | None:
+        """The words after the prefix word, if free speech starts with it. Free recognition
+        seldom hears "host" as such ("hester end card one", "has to read part one"): first
+        words that sound like it count when the rest is surely a phrase of the moment."""
+        words, prefix = heard.words, self.prefix or "host"
+        if len(words) > 1 and words[0].text == prefix:
+            return words[1:]
+        for size in (1, 2):
+            head, rest = " ".join(w.text for w in words[:size]), " ".join(w.text for w in words[size:])
+            if rest and alike(head, prefix) >= PREFIX_ALIKE:
+                understood = understand(rest, rest, [phrase.words for phrase in self._phrases(state)])
+                if understood is not None and understood.sure:
+                    return words[size:]
+        return None
 
     def _sole_dictation(self, state: GameState) -> Phrase | None:
         """When the game waits only for free words (a Dixit clue), whatever is said is them:
@@ -94,10 +117,6 @@ class VoiceControl:
         dictations = {phrase.dictation for phrase in game}
         return game[0] if len(dictations) == 1 and None not in dictations else None
 
-    def is_aside(self, heard: Hypothesis) -> bool:
-        """Free speech that starts with the prefix word: a command, not a story or a reading."""
-        return len(heard.words) > 1 and heard.words[0].text == (self.prefix or "host")
-
     def hear(self, state: GameState, heard: Hypothesis, prefixed: bool = True) -> list[str]:
         """The command lines a final hypothesis asks for (often none: a question was asked).
         `prefixed`: the phrases were listened for with the prefix word."""
@@ -105,7 +124,7 @@ class VoiceControl:
             return self._answered(state, heard, prefixed)
         sole = self._sole_dictation(state) if prefixed else None
         if sole is not None and self.dictating is None:
-            return self.aside(state, heard) if self.is_aside(heard) else self._dictate(state, sole, _free(heard))
+            return self.aside(state, heard) if self.is_aside(state, heard) else self._dictate(state, sole, _free(heard))
         if self.dictating is not None:
             return self._dictate(state, self.dictating, _free(heard))
         if not heard.text:

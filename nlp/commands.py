@@ -92,7 +92,7 @@ def understand(grammar: str, loose: str | None, phrases: Iterable[str] | Mapping
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         match = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)
         said = match[0]
-    agreement = {phrase: _agreement(heard, phrase) for phrase in allowed}
+    agreement = {phrase: alike(heard, phrase) for phrase in allowed}
     meaning = meanings[allowed[said]]
     # the loose pass nearer another phrase is doubt, but the grammar's phrase is the one asked
     # about: the language model leans to common words ("Leo voted for" for "Leo voted two")
@@ -101,7 +101,7 @@ def understand(grammar: str, loose: str | None, phrases: Iterable[str] | Mapping
     return Understood(allowed[said], confidence)
 
 
-def _agreement(heard: str, phrase: str) -> float:
+def alike(heard: str, phrase: str) -> float:
     """How alike two word strings are, by spelling or by sound, 0..1."""
     return max(fuzz.ratio(heard, phrase) / 100, similarity(_phones(heard), _phones(phrase)))
 

@@ -295,7 +295,7 @@ def judge(result: Result) -> None:
             result.confidence = understood.confidence
             result.understood_right = case.meanings[understood.phrase] == case.phrase.line
             heard = spoken(first.loose if first.loose is not None else first.text)
-            result.capped = understood.confidence < commands._agreement(heard, spoken(understood.phrase)) - 1e-9
+            result.capped = understood.confidence < commands.alike(heard, spoken(understood.phrase)) - 1e-9
     result.decision, result.line = decide(case.state, result.heard, case.without, case.answering)
 
 
