@@ -71,6 +71,12 @@ class VoiceControl:
     def _phrases(self, state: GameState) -> list[Phrase]:
         return [phrase for phrase in phrases(state, self.names) if phrase.line.split()[0] not in self.without]
 
+    def _listened(self, state: GameState, prefixed: bool) -> dict[str, str]:
+        """Each phrase of the moment as it is heard (with the prefix word when `prefixed`) ->
+        its command line: what `understand` weighs a hypothesis against."""
+        return {(self._prefixed(phrase.words) if prefixed else phrase.words): phrase.line
+                for phrase in self._phrases(state)}
+
     def _prefixed(self, words: str) -> str:
         return f"{self.prefix} {words}" if self.prefix else words
 
@@ -103,7 +109,7 @@ class VoiceControl:
         for size in (1, 2):
             head, rest = " ".join(w.text for w in words[:size]), " ".join(w.text for w in words[size:])
             if rest and alike(head, prefix) >= PREFIX_ALIKE:
-                understood = understand(rest, rest, [phrase.words for phrase in self._phrases(state)])
+                understood = understand(rest, rest, self._listened(state, prefixed=False))
                 if understood is not None and understood.sure:
                     return words[size:]
         return None
@@ -130,8 +136,7 @@ class VoiceControl:
         if not heard.text:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        listened = {(self._prefixed(words) if prefixed else words): phrase.line for words, phrase in allowed.items()}
-        understood = understand(heard.text, heard.loose, listened)
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed))
         if understood is None or not (understood.sure or understood.doubtful):
             self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
             return []
@@ -161,9 +166,7 @@ class VoiceControl:
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
         answers = {words: words for words in (*YES, *NO)}
-        commands = {(self._prefixed(phrase.words) if prefixed else phrase.words): phrase.line
-                    for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, commands | answers) if heard.text else None
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers) if heard.text else None
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)
