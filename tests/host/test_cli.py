@@ -141,3 +141,18 @@ def test_typed_narration_ticks_through_the_real_referee_and_survives_a_resume(tm
     assert again.returncode == 0, again.stderr
     said = again.stdout.splitlines()
     assert said[said.index("> say The car was hot.") + 1:said.index("> quit")] == ["Stephan ticks a term (3 of 5)."]
+
+
+def test_sigusr1_prints_every_threads_stack_and_the_game_goes_on(tmp_path) -> None:
+    """How a host that went silent at the table is asked where it is (the playthroughs use it)."""
+    process = subprocess.Popen(
+        storyhost_command("play", "dixit", "--players", "Nina", "Leo", "Marc"), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=storyhost_env(tmp_path), cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    process.stdout.readline()  # the game has started: the handler is in place
+    process.send_signal(signal.SIGUSR1)
+    process.stdin.write("storyteller Leo\n")
+    stdout, stderr = process.communicate("quit\n", timeout=60)
+    assert "most recent call first" in stderr
+    assert "Turn 1: Leo is the storyteller" in stdout and process.returncode == 0
