@@ -149,17 +149,22 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
          inputs: tuple[LineSource, bool] | Speech) -> None:
     timer = saved.settings.get("timer_seconds")
     listener = NarrationListener(referee()) if saved.game == "stories" else None
+    # a card is chosen by reading it only when a person is the storyteller
+    without = frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"})
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
         clock = StoryClock(timer) if wall_clock and timer else None
-        Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
+        preferences, trouble = load_preferences()  # verbosity shortens printed lines too
+        if trouble:
+            print(trouble, file=sys.stderr)
+        Session(store, saved.id, match, TextOutput(), clock, listener, preferences=preferences,
+                without=without).run(source)
         return
     speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     voice = VoiceControl(
         inputs.names, output.note, fold(options.prefix) if options.prefix else None,
-        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term,
-        without=frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"}),
+        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term, without=without,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
@@ -168,7 +173,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         reading = None
         if saved.settings.get("storyteller") == "human":
             reading = CardReading({card["number"]: card["text"] for card in saved.settings["tale"]["cards"]})
-        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading).run(source)
+        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without).run(source)
     finally:
         inputs.close()
 
