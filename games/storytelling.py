@@ -247,7 +247,7 @@ class StorytellingState(GameState):
 
     def _holdings(self, player: str) -> str:
         """'Marc 3 points, cards 2 and 5', 'Lea 0 points, no card, retired'."""
-        cards = self.won[player]
+        cards = sorted(self.won[player])
         held = f"card{'s' if len(cards) > 1 else ''} {join_names([str(number) for number in cards])}" if cards else "no card"
         retired = ", retired" if player in self.retired else ""
         return f"{player} {plural(self.points(player), 'point')}, {held}{retired}"
