@@ -272,8 +272,9 @@ class Session:
             examples.setdefault(example, (verb.name, len(typed & {fold_name(word) for word in example.split()})))
         if not examples:
             return "Type help to hear the commands."
-        if max(common for _, common in examples.values()) > 0:
-            best = sorted(examples, key=lambda example: -examples[example][1])[:3]
+        most = max(common for _, common in examples.values())
+        if most > 0:
+            best = [example for example, (_, common) in examples.items() if common == most][:3]
         else:
             first_of_verb: dict[str, str] = {}
             for example, (verb_name, _) in examples.items():

@@ -100,6 +100,9 @@ def test_key_rulings_are_stated(rules_text, game):
 
 def test_secrets_are_explained_where_a_game_has_them(rules_text):
     assert "Your terms are secret" in rules_text["stories"]
+    for game in ("stories", "dixit"):  # typing is hidden at a keyboard, so the texts must not say otherwise
+        assert "typing is hidden" in rules_text[game]
+        assert "on the screen while you type" not in rules_text[game]
     assert "Your vote is secret until all votes are in" in rules_text["dixit"]
     assert "Nothing in Storytelling is secret" in rules_text["storytelling"]
 
