@@ -201,7 +201,10 @@ class StorytellingState(GameState):
         return [index for index in range(len(self.grid)) if index not in self.flipped]
 
     def opening(self) -> list[Event]:
-        return self.reading() if self.phase == FLIP else [Event(self.status())]
+        """The card again; resumed in the middle of a turn, also what was found and what is next."""
+        if self.phase != FLIP:
+            return [Event(self.status())]
+        return self.reading() + ([Event(self.status())] if self.found else [])
 
     def reading(self) -> list[Event]:
         """The announcements of the card just drawn: whose turn, the text (cue "card": a human

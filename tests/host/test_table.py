@@ -170,9 +170,10 @@ def test_every_status_says_the_whole_task(tmp_path: Path) -> None:
 
     tale = ["storytelling", "--players", "Marc", "Lea", "Ona", "--tale", "saint-george", "--seed", "11"]
     first = play(tmp_path / "tale", tale, ["flip C1", "turn"])  # the golden game's first, right flip
-    assert answer(first, "turn") == [  # every picture to find, and the next
-        "Card 1 is read. Marc is finding 2 pictures in this order: DRAGON, CAVE. 1 found, next: the CAVE."
-    ]
+    status = "Card 1 is read. Marc is finding 2 pictures in this order: DRAGON, CAVE. 1 found, next: the CAVE."
+    assert answer(first, "turn") == [status]  # every picture to find, and the next
+    again = run_storyhost(tmp_path / "tale", "resume", stdin="quit\n").stdout.splitlines()
+    assert again[again.index("> quit") - 2:again.index("> quit")] == ["Marc, find 2 pictures in this order: DRAGON, CAVE.", status]
 
 
 def test_score_in_the_race_gives_the_race(tmp_path: Path) -> None:
