@@ -1,6 +1,7 @@
 """Where command lines come from: a person at a terminal, a script file, or a pipe."""
 from __future__ import annotations
 
+import atexit
 import codecs
 import os
 import select
@@ -77,7 +78,9 @@ class TerminalSource:
 
     Keys are read one at a time and echoed here, so the host knows what is half typed: news
     that arrives meanwhile (a timer warning) takes the prompt's line, and the prompt is drawn
-    again below it with what was typed, which the player goes on typing.
+    again below it with what was typed, which the player goes on typing. The terminal itself
+    echoes nothing while the game runs, so keys typed while the host is printing never land in
+    the middle of its lines: they appear after the next prompt.
     """
 
     stream: TextIO = sys.stdin
@@ -87,8 +90,13 @@ class TerminalSource:
     _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("replace"))
     _escape: bool = False  # inside a key's escape sequence (arrows): ignored
     _keys_left: str = ""  # keys read after an Enter: the next lines, typed ahead
+    _quiet: bool = False  # the terminal's own echo is off until the program ends
 
     def read(self, timeout: float | None) -> str | None:
+        if not self._quiet:
+            set_echo(self.stream, False)
+            atexit.register(set_echo, self.stream, True)
+            self._quiet = True
         shown = "" if self.hidden else self.typed
         self.out.write(("(typing is hidden) > " if self.hidden else "> ") + shown)
         self.out.flush()
@@ -141,6 +149,4 @@ class TerminalSource:
             self.out.flush()
 
     def secret(self, hidden: bool) -> None:
-        if hidden != self.hidden:
-            set_echo(self.stream, not hidden)  # also for keys typed while the host is busy
-            self.hidden = hidden
+        self.hidden = hidden  # the terminal echoes nothing itself: only `_echo` shows keys

@@ -215,7 +215,8 @@ def _read_until(master: int, text: str, seen: bytearray, timeout: float = 60) ->
 
 def test_a_timer_warning_does_not_split_the_line_being_typed(tmp_path: Path) -> None:
     """At a real terminal: '10 seconds left.' comes while 'say Our old car' is half typed; the
-    prompt is drawn again below the warning with those words, and the finished line counts whole."""
+    prompt is drawn again below the warning with those words, and the finished line counts whole.
+    The setup is typed ahead all at once, as a fast typist would, while the host is still printing."""
     master, slave = pty.openpty()
     process = subprocess.Popen(
         storyhost_command("play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2", "--timer", "13"),
@@ -239,7 +240,9 @@ def test_a_timer_warning_does_not_split_the_line_being_typed(tmp_path: Path) -> 
         if process.poll() is None:
             process.kill()
         os.close(master)
+    assert "term Sabine" not in screen  # terms typed ahead are never shown, not even by the terminal's echo
     lines = [line.split("\x1b[K")[-1] for line in screen.replace("\r\n", "\n").split("\n")]
+    assert "10 seconds left." in lines, screen[-1500:]
     warning = lines.index("10 seconds left.")
     assert lines[warning + 1].startswith("> say Our old car was hot.")  # drawn again, then finished
     assert "Sabine ticks a term (1 of 5)." in lines[warning + 1:]
