@@ -397,17 +397,11 @@ class StoriesState(GameState):
     def _do_confirm(self) -> list[Event]:
         if self.phase != REVIEW:
             raise IllegalAction("Confirm after the story has ended, to score it.")
-        points = story_points(self.sheets, self.questions, self.term_rules.same)
-        points[self.storyteller] = max(0, *points.values())
+        points = self._story_points()
         for player, gained in points.items():
             self.totals[player] = max(0, self.totals[player] + gained)
         self.last_story_points = {player: points[player] for player in self.players}
-        self.last_story_explanation = [
-            f"Story {self.story + 1}: " + line if index == 0 else line
-            for index, line in enumerate(explain_points(
-                scored_terms(self.sheets, self.term_rules.same), self.questions, points, self.storyteller
-            ))
-        ]
+        self.last_story_explanation = self._explanation(f"Story {self.story + 1}")
         events = [
             Event(
                 "Points for this story: "
@@ -506,8 +500,25 @@ class StoriesState(GameState):
             "to score the story."
         )
 
+    def _story_points(self) -> dict[str, int]:
+        """This story's points, the storyteller's included."""
+        points = story_points(self.sheets, self.questions, self.term_rules.same)
+        points[self.storyteller] = max(0, *points.values())
+        return points
+
+    def _explanation(self, story: str) -> list[str]:
+        """Who scores what for which term in this story: only once its terms are revealed."""
+        assert self.phase == REVIEW
+        lines = explain_points(
+            scored_terms(self.sheets, self.term_rules.same), self.questions, self._story_points(), self.storyteller
+        )
+        return [f"{story}: {lines[0]}", *lines[1:]]
+
     def score_report(self) -> list[str]:
-        """The scores, then how the last story scored (its terms were revealed when it ended)."""
+        """The scores, then how the last story scored; after a story ends, what it would score
+        if confirmed now (its terms are revealed then, never before)."""
+        if self.phase == REVIEW:
+            return [*super().score_report(), *self._explanation(f"Story {self.story + 1}, if confirmed now")]
         return [*super().score_report(), *self.last_story_explanation]
 
     def secret_input(self) -> bool:

@@ -146,6 +146,8 @@ def test_rulebook_example_arctic_story() -> None:
         "Melanie: Snow (ticked), Seal (ticked), Canada (ticked), Ice, sled.",
         "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
     ]
+    provisional = state.score_report()  # after the story, before confirm: the terms are public now
+    assert provisional[1] == "Story 1, if confirmed now: A ticked term scores 4, or 2 when another player wrote it too."
     events = play(state, "confirm")
     explanation = [
         "Story 1: A ticked term scores 4, or 2 when another player wrote it too.",
@@ -165,6 +167,7 @@ def test_rulebook_example_arctic_story() -> None:
         "Quirky side: 'My grandmother keeps a crocodile in the bath.'",
     ]
     assert state.score_report() == ["Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.", *explanation]
+    assert provisional[2:] == explanation[1:]
     assert state.scores() == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
     assert state.view(None)["last_story_points"] == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
     assert (state.phase, state.storyteller, state.writers) == ("choose", "Sabine", ("Nina", "Stephan", "Melanie"))
