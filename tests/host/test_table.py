@@ -13,6 +13,8 @@ from dataclasses import asdict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from games.base import Match
 from host.catalog import GAMES, referee
 from host.cli import when
@@ -123,6 +125,7 @@ def test_a_stories_story_as_a_listener_hears_it(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_brief_says_less_and_detailed_explains_the_score(tmp_path: Path) -> None:
     lines = ["side Nina normal", *WRITING, "start", "say Our car was hot.", "timeup", "confirm"]
     said = {}
@@ -156,6 +159,7 @@ def test_brief_is_what_is_spoken_too(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_every_status_says_the_whole_task(tmp_path: Path) -> None:
     out = play(tmp_path, DIXIT, ["storyteller Leo", "clue Far away", "shown", "vote Tomás 2", "quit"])
     resumed = run_storyhost(tmp_path, "resume", stdin="undo\nquit\n").stdout.splitlines()
@@ -184,6 +188,7 @@ def test_score_in_the_race_gives_the_race(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_saved_games_say_when_in_words_with_the_tale_and_variant(tmp_path: Path) -> None:
     play(tmp_path, ["storytelling", "--players", "Marc", "Lea", "--tale", "three-pigs", "--advanced"], ["flip A1"])
     play(tmp_path, ["dixit", "--players", "Ana", "Bo", "Cy", "--contando"], [])
