@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,10 @@ class Event:
     to: str | None = None
     #: what kind of news it is, for a host that plays a sound for it ("wrong": a wrong tile)
     cue: str | None = None
+    #: the same news at verbosity brief: shorter, or "" to leave it out (None: `text` as it is)
+    brief: str | None = None
+    #: said only at verbosity detailed (an explanation the table can do without)
+    detail: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,11 +104,11 @@ class Outcome:
     text: str
 
 
-def join_names(names: Sequence[str]) -> str:
-    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás'."""
+def join_names(names: Sequence[str], conjunction: str = "and") -> str:
+    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás' (or with another conjunction)."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def plural(count: int, word: str) -> str:
@@ -140,11 +145,22 @@ def check_player_names(names: Sequence[str], least: int, most: int) -> tuple[str
     return tuple(names)
 
 
+def fold_name(name: str) -> str:
+    """A name as it is matched: without case or accents ('Julián' and 'julian' are the same)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
 def find_player(name: str, players: Iterable[str]) -> str:
-    """The seated player called `name` (any case), or IllegalAction."""
+    """The seated player called `name`, in any case and with or without accents, or IllegalAction.
+    An exact match (but for case) wins over one without accents (seats 'Julian' and 'Julián')."""
+    players = tuple(players)
     for player in players:
         if player.casefold() == name.casefold():
             return player
+    unaccented = [player for player in players if fold_name(player) == fold_name(name)]
+    if len(unaccented) == 1:
+        return unaccented[0]
     raise IllegalAction(f"There is no player called '{name}'. Players: {', '.join(players)}.")
 
 
@@ -230,6 +246,10 @@ class GameState(ABC):
     def opening(self) -> list[Event]:
         """What the host announces when it takes up the game, at the start or on resuming."""
         return [Event(self.status())]
+
+    def score_report(self) -> list[str]:
+        """What 'score' answers: the points so far, and how the latest ones were scored."""
+        return ["Scores: " + ", ".join(f"{player} {points}" for player, points in self.scores().items()) + "."]
 
     @abstractmethod
     def scores(self) -> dict[str, int]:

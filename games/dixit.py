@@ -90,6 +90,8 @@ class DixitState(GameState):
         self.turn = 1
         self.phase = STORYTELLER
         self.storyteller: str | None = None
+        #: how the last turn scored: said again on 'score'
+        self.last_explanation = ""
         self._clear_table()
 
     def _clear_table(self) -> None:
@@ -203,7 +205,8 @@ class DixitState(GameState):
         return [
             Event(
                 f"Turn {self.turn}: {storyteller} is the storyteller.{last} {storyteller}, say 'clue' and your "
-                "sentence."
+                "sentence.",
+                brief=f"Turn {self.turn}.{last} {storyteller}, your clue.",
             )
         ]
 
@@ -218,7 +221,8 @@ class DixitState(GameState):
             Event(
                 f"{teller}'s clue: {as_sentence(clue)} Everyone else, give {teller} {count_cards(self.cards_given)} "
                 f"for it, face down. {teller}, shuffle them with yours, lay the {self.cards_shown} cards out "
-                "face up and say 'shown'."
+                "face up and say 'shown'.",
+                brief=f"Clue: {as_sentence(clue)} Give {teller} {count_cards(self.cards_given)}, then say shown.",
             )
         ]
 
@@ -229,7 +233,8 @@ class DixitState(GameState):
             Event(
                 f"The {self.cards_shown} cards are on the table, numbered 1 to {self.cards_shown} from the left. "
                 f"The clue was: {as_sentence(self.clue)} Everyone but {teller}, vote in secret for the card you "
-                f"think is {teller}'s: say 'vote', your name and the number."
+                f"think is {teller}'s: say 'vote', your name and the number.",
+                brief=f"Cards 1 to {self.cards_shown}. Clue: {as_sentence(self.clue)} Vote for {teller}'s card.",
             )
         ]
 
@@ -244,7 +249,7 @@ class DixitState(GameState):
         self.votes[player] = number
         events = [
             Event(f"You voted for card {number}.", to=player),
-            Event(f"{player} has voted ({len(self.votes)} of {len(self.voters)})."),
+            Event(f"{player} has voted ({len(self.votes)} of {len(self.voters)}).", brief=f"{player} voted."),
         ]
         if not self._missing_votes():
             self.phase = REVEAL
@@ -253,7 +258,8 @@ class DixitState(GameState):
             )
             events.append(
                 Event(
-                    f"All votes are in. {revealed} {self.storyteller}, which card is yours? Say 'card' and its number."
+                    f"All votes are in. {revealed} {self.storyteller}, which card is yours? Say 'card' and its number.",
+                    brief=f"{revealed} {self.storyteller}, which card is yours?",
                 )
             )
         return events
@@ -284,7 +290,8 @@ class DixitState(GameState):
         return [
             Event(
                 f"Card {number} is {self.storyteller}'s: {found}. Now say who gave each other card: 'owner', the "
-                "card number and the name."
+                "card number and the name.",
+                brief=f"Card {number} is {self.storyteller}'s: {found}. Who gave the others?",
             )
         ]
 
@@ -371,7 +378,8 @@ class DixitState(GameState):
             self.totals[player] += gained
         this_turn = ", ".join(f"{player} {gained}" for player, gained in points.items())
         totals = ", ".join(f"{player} {total}" for player, total in self.totals.items())
-        return [Event(why), Event(f"Points this turn: {this_turn}. Scores: {totals}.")]
+        self.last_explanation = f"Turn {self.turn}: {why} Points: {this_turn}."
+        return [Event(why, brief=""), Event(f"Points this turn: {this_turn}. Scores: {totals}.")]
 
     def _end_turn(self) -> list[Event]:
         drawn = min(self.draw_pile, self.cards_shown)
@@ -385,7 +393,8 @@ class DixitState(GameState):
             return [Event(f"{ending}, so the game is over. {self.outcome().text}")]
         self.turn += 1
         refill = Event(
-            f"Everyone draws back up to {self.hand_size} cards; {count_cards(self.draw_pile)} left in the draw pile."
+            f"Everyone draws back up to {self.hand_size} cards; {count_cards(self.draw_pile)} left in the draw pile.",
+            brief="",
         )
         next_teller = self.players[(self.players.index(self.storyteller) + 1) % len(self.players)]
         return [refill, *self._start_turn(next_teller)]
@@ -438,10 +447,16 @@ class DixitState(GameState):
         if self.is_over():
             return self._next_step()
         last = " This is the last turn." if self.is_last_turn() else ""
-        return f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile.{last} {self._next_step()}"
+        # the clue, until the storyteller's card is known: what the cards and votes are for
+        clue = f" {self.storyteller}'s clue: {as_sentence(self.clue)}" if self.clue and self.phase in (CARDS, VOTE, REVEAL) else ""
+        return f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile.{last}{clue} {self._next_step()}"
 
     def scores(self) -> dict[str, int]:
         return dict(self.totals)
+
+    def score_report(self) -> list[str]:
+        """The scores, then how the last turn scored."""
+        return [*super().score_report(), *([self.last_explanation] if self.last_explanation else [])]
 
     def is_over(self) -> bool:
         return self.phase == OVER

@@ -59,25 +59,66 @@ class WrittenTerm:
 
 
 
+@dataclass(frozen=True)
+class ScoredTerm:
+    text: str
+    points: int
+    #: the other writers who wrote the same term (ticked or not)
+    shared_with: tuple[str, ...]
+
+
+def scored_terms(
+    sheets: Mapping[str, Sequence[WrittenTerm]], same: Callable[[str, str], bool]
+) -> dict[str, list[ScoredTerm]]:
+    """Each writer's ticked terms and what each scores: 2 when another writer wrote the same
+    term (ticked or not), else 4."""
+    scored = {}
+    for player, sheet in sheets.items():
+        scored[player] = []
+        for term in sheet:
+            if term.ticked:
+                shared_with = tuple(
+                    other for other, terms in sheets.items()
+                    if other != player and any(same(term.text, written.text) for written in terms)
+                )
+                points = SHARED_TERM_POINTS if shared_with else UNIQUE_TERM_POINTS
+                scored[player].append(ScoredTerm(term.text, points, shared_with))
+    return scored
+
+
+def question_cost(asked: int) -> int:
+    return sum(QUESTION_COSTS[:asked])
+
+
 def story_points(
     sheets: Mapping[str, Sequence[WrittenTerm]],
     questions: Mapping[str, int],
     same: Callable[[str, str], bool],
 ) -> dict[str, int]:
-    """Each writer's points for one story, before the floor at 0 of the running score.
+    """Each writer's points for one story, before the floor at 0 of the running score."""
+    return {
+        player: sum(term.points for term in terms) - question_cost(questions[player])
+        for player, terms in scored_terms(sheets, same).items()
+    }
 
-    A ticked term scores 2 when another writer wrote the same term (ticked or not), else 4.
-    """
-    points = {}
-    for player, sheet in sheets.items():
-        others = [term.text for other, terms in sheets.items() if other != player for term in terms]
-        earned = sum(
-            SHARED_TERM_POINTS if any(same(term.text, text) for text in others) else UNIQUE_TERM_POINTS
-            for term in sheet
-            if term.ticked
-        )
-        points[player] = earned - sum(QUESTION_COSTS[: questions[player]])
-    return points
+
+def explain_points(
+    scored: Mapping[str, Sequence[ScoredTerm]], questions: Mapping[str, int], points: Mapping[str, int],
+    storyteller: str,
+) -> list[str]:
+    """Who scored what for which term, one sentence a player: said once the terms are revealed."""
+    lines = [f"A ticked term scores {UNIQUE_TERM_POINTS}, or {SHARED_TERM_POINTS} when another player wrote it too."]
+    for player, terms in scored.items():
+        parts = [
+            f"{term.text} {term.points}" + (f" ({join_names(term.shared_with)} wrote it too)" if term.shared_with else "")
+            for term in terms
+        ]
+        earned = join_names(parts) if parts else "no term ticked"
+        asked = questions[player]
+        cost = f", minus {question_cost(asked)} for {plural(asked, 'question')}" if asked else ""
+        lines.append(f"{player} {points[player]}: {earned}{cost}.")
+    lines.append(f"{storyteller}, the storyteller, scores the best of the story: {points[storyteller]}.")
+    return lines
 
 
 def ordinal(count: int) -> str:
@@ -127,6 +168,8 @@ class StoriesState(GameState):
         self.deck = tuple((card.normal, card.quirky) for card in shuffled)
         self.totals = {player: 0 for player in self.players}
         self.last_story_points: dict[str, int] | None = None
+        #: how the last story scored: said on 'score' and at verbosity detailed
+        self.last_story_explanation: list[str] = []
         self.story = 0
         self._begin_story()
 
@@ -165,12 +208,19 @@ class StoriesState(GameState):
         self.sheets: dict[str, list[WrittenTerm]] = {player: [] for player in self.writers}
         self.questions = {player: 0 for player in self.writers}
 
-    def _story_intro(self) -> Event:
-        return Event(
-            f"Round {self.round}, story {self.story + 1} of {self.story_count}: {self.storyteller} is the "
-            f"storyteller and draws a card. Normal side: '{self.card.normal}' Quirky side: "
-            f"'{self.card.quirky}' {self.storyteller}, choose a side: normal or quirky."
-        )
+    def _story_intro(self) -> list[Event]:
+        """The instruction first, in a sentence of its own; then the two sides to choose from."""
+        teller = self.storyteller
+        return [
+            Event(
+                f"Round {self.round}, story {self.story + 1} of {self.story_count}: {teller} is the storyteller "
+                "and draws a card.",
+                brief=f"Story {self.story + 1} of {self.story_count}.",
+            ),
+            Event(f"{teller}, choose normal or quirky."),
+            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'"),
+            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'"),
+        ]
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -195,14 +245,15 @@ class StoriesState(GameState):
         if player != self.storyteller:
             raise NotYourTurn(f"Only the storyteller, {self.storyteller}, chooses the side of the card.")
         if side.casefold() not in SIDES:
-            raise IllegalAction(f"Choose the normal or the quirky side, not '{side}'.")
+            raise IllegalAction(f"Choose the normal or the quirky side, not '{side}': side {player} normal or side {player} quirky.")
         self.side = side.casefold()
         self.phase = TERMS
         return [
+            Event(f"{player} chooses the {self.side} side: '{self.sentence}'", brief=f"The {self.side} side."),
             Event(
-                f"{player} chooses the {self.side} side: '{self.sentence}' "
-                f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story."
-            )
+                f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story.",
+                brief=f"Everyone else, write {TERMS_PER_PLAYER} terms.",
+            ),
         ]
 
     def _expect_writing(self, player: str) -> None:
@@ -226,17 +277,18 @@ class StoriesState(GameState):
         if refusal is not None:
             raise IllegalAction(refusal)
         sheet.append(WrittenTerm(term))
-        events = [
-            Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
-            Event(f"{player} has written {len(sheet)} of {TERMS_PER_PLAYER} terms."),
-        ]
-        if not self._missing_terms():
+        events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
+        missing = self._missing_terms()
+        if not missing:
             events.append(
                 Event(
                     f"Everyone has written {TERMS_PER_PLAYER} terms. {self.storyteller}, read the sentence "
-                    f"again, '{self.sentence}', then say start."
+                    f"again, '{self.sentence}', then say start.",
+                    brief=f"Everyone has written. {self.storyteller}, say start.",
                 )
             )
+        elif len(sheet) == TERMS_PER_PLAYER:  # the table hears who is still writing, not every term
+            events.append(Event(f"Waiting for terms from {join_names(missing)}."))
         return events
 
     def _find_term(self, player: str, text: str, ticked: bool | None = None) -> WrittenTerm:
@@ -257,7 +309,10 @@ class StoriesState(GameState):
         sheet.remove(term)
         return [
             Event(f"You erased '{term.text}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
-            Event(f"{player} erased a term and has written {len(sheet)} of {TERMS_PER_PLAYER} terms."),
+            Event(
+                f"{player} erased a term and has written {len(sheet)} of {TERMS_PER_PLAYER} terms.",
+                brief=f"{player} erased a term.",
+            ),
         ]
 
     def _do_start(self) -> list[Event]:
@@ -272,7 +327,8 @@ class StoriesState(GameState):
         return [
             Event(
                 f"The timer runs {self.timer_seconds} seconds. {self.storyteller} tells the story: "
-                f"'{self.sentence}'"
+                f"'{self.sentence}'",
+                brief=f"{self.storyteller}, go: {self.timer_seconds} seconds.",
             )
         ]
 
@@ -294,7 +350,7 @@ class StoriesState(GameState):
             return [Event(f"{player} {verb} '{term.text}' {count}.")]
         events = [
             Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
-            Event(f"{player} {verb} a term {count}."),
+            Event(f"{player} {verb} a term {count}.", brief=f"{player} {count[1:-1]}."),
         ]
         if self._ticks(player) == TERMS_PER_PLAYER:
             events.append(Event(f"Stop! {player} has ticked all five terms."))
@@ -314,7 +370,8 @@ class StoriesState(GameState):
         return [
             Event(
                 f"{player} asks a {ordinal(asked + 1)} question, which costs {price}. "
-                f"{self.storyteller}, answer it properly."
+                f"{self.storyteller}, answer it properly.",
+                brief=f"{player}'s question, {price}.",
             )
         ]
 
@@ -330,25 +387,29 @@ class StoriesState(GameState):
             for player, sheet in self.sheets.items()
         )
         return [
-            Event(f"The story is over. The terms: {sheets}"),
-            Event("Correct the ticks with tick or untick if needed, then say confirm to score the story."),
+            Event(f"The story is over. The terms: {sheets}", brief=f"The terms: {sheets}"),
+            Event(
+                "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
+                brief="Correct the ticks, then say confirm.",
+            ),
         ]
 
     def _do_confirm(self) -> list[Event]:
         if self.phase != REVIEW:
             raise IllegalAction("Confirm after the story has ended, to score it.")
-        points = story_points(self.sheets, self.questions, self.term_rules.same)
-        points[self.storyteller] = max(0, *points.values())
+        points = self._story_points()
         for player, gained in points.items():
             self.totals[player] = max(0, self.totals[player] + gained)
         self.last_story_points = {player: points[player] for player in self.players}
+        self.last_story_explanation = self._explanation(f"Story {self.story + 1}")
         events = [
             Event(
                 "Points for this story: "
                 + ", ".join(f"{player} {points[player]}" for player in self.writers)
                 + f"; {self.storyteller}, the storyteller, {points[self.storyteller]}."
             ),
-            Event("Scores: " + ", ".join(f"{player} {score}" for player, score in self.totals.items()) + "."),
+            *(Event(line, detail=True) for line in self.last_story_explanation),
+            Event(self.score_report()[0]),
         ]
         if self.story + 1 == self.story_count:
             self.phase = OVER
@@ -356,7 +417,7 @@ class StoriesState(GameState):
         else:
             self.story += 1
             self._begin_story()
-            events.append(self._story_intro())
+            events.extend(self._story_intro())
         return events
 
     # --- what may happen next ----------------------------------------------------------------
@@ -416,25 +477,49 @@ class StoriesState(GameState):
         return ()
 
     def status(self) -> str:
+        """Where the game stands and the whole task of the moment, with the card's sentence."""
         if self.phase == OVER:
             return f"The game is over. {self.outcome().text}"
-        where = (
-            f"Round {self.round}, story {self.story + 1} of {self.story_count}. "
-            f"{self.storyteller} is the storyteller."
-        )
+        teller = self.storyteller
+        where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
         if self.phase == CHOOSE:
-            return f"{where} Waiting for {self.storyteller} to choose the normal or the quirky side."
+            return (
+                f"{where} {teller}, choose normal or quirky. Normal side: '{self.card.normal}' "
+                f"Quirky side: '{self.card.quirky}'"
+            )
+        card = f"The card: '{self.sentence}'"
         if self.phase == TERMS:
             missing = self._missing_terms()
             if missing:
-                return f"{where} Waiting for terms from {join_names(missing)}."
-            return (
-                f"{where} Everyone has written the terms: {self.storyteller} reads the sentence again "
-                "and says start."
-            )
+                return f"{where} {card} Waiting for terms from {join_names(missing)}."
+            return f"{where} Everyone has written the terms: {teller}, read the sentence again, '{self.sentence}', then say start."
         if self.phase == NARRATION:
-            return f"{where} {self.storyteller} is telling the story; the timer runs {self.timer_seconds} seconds."
-        return f"{where} The story is over: correct the ticks if needed, then say confirm."
+            return f"{where} {teller} is telling the story, '{self.sentence}'; the timer runs {self.timer_seconds} seconds."
+        return (
+            f"{where} The story is over: correct the ticks with tick or untick if needed, then say confirm "
+            "to score the story."
+        )
+
+    def _story_points(self) -> dict[str, int]:
+        """This story's points, the storyteller's included."""
+        points = story_points(self.sheets, self.questions, self.term_rules.same)
+        points[self.storyteller] = max(0, *points.values())
+        return points
+
+    def _explanation(self, story: str) -> list[str]:
+        """Who scores what for which term in this story: only once its terms are revealed."""
+        assert self.phase == REVIEW
+        lines = explain_points(
+            scored_terms(self.sheets, self.term_rules.same), self.questions, self._story_points(), self.storyteller
+        )
+        return [f"{story}: {lines[0]}", *lines[1:]]
+
+    def score_report(self) -> list[str]:
+        """The scores, then how the last story scored; after a story ends, what it would score
+        if confirmed now (its terms are revealed then, never before)."""
+        if self.phase == REVIEW:
+            return [*super().score_report(), *self._explanation(f"Story {self.story + 1}, if confirmed now")]
+        return [*super().score_report(), *self.last_story_explanation]
 
     def secret_input(self) -> bool:
         return self.phase == TERMS
@@ -447,11 +532,7 @@ class StoriesState(GameState):
         return [f"Your terms: {terms}."]
 
     def opening(self) -> list[Event]:
-        if self.phase == CHOOSE:
-            return [self._story_intro()]
-        if self.phase == OVER:
-            return [Event(self.status())]
-        return [Event(f"The card: '{self.sentence}'"), Event(self.status())]
+        return self._story_intro() if self.phase == CHOOSE else [Event(self.status())]
 
     def scores(self) -> dict[str, int]:
         return dict(self.totals)

@@ -27,6 +27,7 @@ from games.base import (
     UnknownCommand,
     Verb,
     check_player_names,
+    fold_name,
     join_names,
     plural,
 )
@@ -40,7 +41,6 @@ TORTOISE_STEP = 2
 #: the tile whose flip on a failed turn triggers the tale's advanced rule
 TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
 BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
-HOURS = ("twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 
 FLIP, BLOW, DECIDE, OVER = "flip", "blow", "decide", "over"
 
@@ -147,6 +147,8 @@ class StorytellingState(GameState):
         self.rng = random.Random(seed)
         self.grid = [tile.name for tile in tale.tiles]
         self.rng.shuffle(self.grid)
+        #: the tiles the table has seen face up: where they go when a row or column moves is said
+        self.seen: set[str] = set()
         self.draw = list(range(1, CARD_COUNT + 1))
         self.read: list[int] = []
         self.won: dict[str, list[int]] = {player: [] for player in self.players}
@@ -199,7 +201,10 @@ class StorytellingState(GameState):
         return [index for index in range(len(self.grid)) if index not in self.flipped]
 
     def opening(self) -> list[Event]:
-        return self.reading() if self.phase == FLIP else [Event(self.status())]
+        """The card again; resumed in the middle of a turn, also what was found and what is next."""
+        if self.phase != FLIP:
+            return [Event(self.status())]
+        return self.reading() + ([Event(self.status())] if self.found else [])
 
     def reading(self) -> list[Event]:
         """The announcements of the card just drawn: whose turn, the text (cue "card": a human
@@ -207,9 +212,12 @@ class StorytellingState(GameState):
         card = self.card
         pictures = ", ".join(card.pictures)
         return [
-            Event(f"{self.active}, it is your turn."),
+            Event(f"{self.active}, it is your turn.", brief=""),
             Event(f"Card {card.number}: {card.text}", cue="card"),
-            Event(f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}.", cue="pictures"),
+            Event(
+                f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}.",
+                cue="pictures", brief=f"{self.active}, find {pictures}.",
+            ),
         ]
 
     # --- the course of a turn ----------------------------------------------------------------
@@ -237,7 +245,30 @@ class StorytellingState(GameState):
         self.result = outcome
         self.phase = OVER
         self.flipped = []
-        return [Event(f"The game is over. {outcome.text}")]
+        final = [] if self.race else [Event(f"Final scores: {self._standings()}.")]  # the race was just said
+        return [Event(f"The game is over. {outcome.text}"), *final]
+
+    def _holdings(self, player: str) -> str:
+        """'Marc 3 points, cards 2 and 5', 'Lea 0 points, no card, retired'."""
+        cards = sorted(self.won[player])
+        held = f"card{'s' if len(cards) > 1 else ''} {join_names([str(number) for number in cards])}" if cards else "no card"
+        retired = ", retired" if player in self.retired else ""
+        return f"{player} {plural(self.points(player), 'point')}, {held}{retired}"
+
+    def _race(self) -> str:
+        return (
+            f"The tortoise is on square {self.tortoise} and the hare on square {self.hare}; "
+            f"Finish is square {self.track_length}."
+        )
+
+    def score_report(self) -> list[str]:
+        """Every player's points and cards; in the race, which everyone wins or loses together, the race."""
+        if self.race:
+            return [f"{self._race()} Cards won and discarded: {len(self.discarded)}."]
+        return [f"Scores: {self._standings()}."]
+
+    def _standings(self) -> str:
+        return "; ".join(self._holdings(player) for player in self.players)
 
     def _score_outcome(self) -> Outcome:
         return rank({player: (self.points(player), len(self.won[player])) for player in self.players})
@@ -290,12 +321,12 @@ class StorytellingState(GameState):
             "and put back face down in their places."
         )
 
+    def _clock(self) -> str:
+        """The Cinderella clock on one scale, its steps: '3 of 12 steps, 9 to midnight'."""
+        return f"{self.clock} of {self.clock_steps} steps, {self.clock_steps - self.clock} to midnight"
+
     def _clock_text(self) -> str:
-        minutes = self.clock * 12 * 60 // self.clock_steps
-        hour, minute = divmod(minutes, 60)
-        if minute:
-            return f"The clock moves to {hour or 12}:{minute:02d}."
-        return f"The clock strikes {HOURS[hour % 12]}."
+        return f"The clock moves one step: {self._clock()}."
 
     def _midnight(self) -> list[Event]:
         losers = [player for player in self.players if player not in self.retired]
@@ -311,10 +342,7 @@ class StorytellingState(GameState):
         self.flipped = []
         events = []
         if self.race:
-            events.append(Event(
-                f"The tortoise is on square {self.tortoise} and the hare on square {self.hare}; "
-                f"Finish is square {self.track_length}."
-            ))
+            events.append(Event(self._race()))
             if self.tortoise >= self.track_length:
                 return events + self._finish(Outcome(self.players, "The tortoise reaches Finish first: everyone wins!"))
             if self.hare >= self.track_length:
@@ -334,7 +362,7 @@ class StorytellingState(GameState):
             raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
         if len(action.args) != len(verb.params):
             raise IllegalAction(f"Say it like this: {verb.usage}.")
-        if action.player is not None and action.player.casefold() != self.active.casefold():
+        if action.player is not None and fold_name(action.player) != fold_name(self.active):
             raise NotYourTurn(f"It is {self.active}'s turn; say the command without a name.")
         return getattr(self, f"_do_{verb.name}")(*action.args)
 
@@ -349,6 +377,7 @@ class StorytellingState(GameState):
         if index in self.flipped:
             raise IllegalAction(f"{place} is already face up, it is the {name}: flip a face-down tile.")
         self.flipped.append(index)
+        self.seen.add(name)
         events = [Event(f"{place} is the {name}.")]
         pictures = self.card.pictures
         if name != pictures[self.found]:
@@ -357,7 +386,10 @@ class StorytellingState(GameState):
         self.found += 1
         if self.found == len(pictures):
             return events + self._card_won()
-        events.append(Event(f"Right, {self.found} of {len(pictures)}. Next: the {pictures[self.found]}."))
+        events.append(Event(
+            f"Right, {self.found} of {len(pictures)}. Next: the {pictures[self.found]}.",
+            brief=f"Right. Next: {pictures[self.found]}.",
+        ))
         return events
 
     def _card_elsewhere(self, number: int) -> str | None:
@@ -407,14 +439,23 @@ class StorytellingState(GameState):
             moved = [row * self.columns + c for c in range(self.columns)]
         else:
             moved = [r * self.columns + column for r in range(self.rows)]
+        before = {self.grid[index]: self.position(index) for index in moved}
         tiles = [self.grid[index] for index in moved]
         tiles = tiles[1:] + tiles[:1] if direction in ("left", "up") else tiles[-1:] + tiles[:-1]
         for index, tile in zip(moved, tiles):
             self.grid[index] = tile
-        events = [Event(
-            f"{self.active} moves the {line} through BLEW one place {direction}; the tile pushed out "
-            "re-enters at the other end. BLEW is turned face down."
-        )]
+        went = [
+            f"{self.grid[index]} from {before[self.grid[index]]} to {self.position(index)}"
+            for index in moved if self.grid[index] in self.seen
+        ]
+        events = [
+            Event(
+                f"{self.active} moves the {line} through BLEW one place {direction}; the tile pushed out "
+                "re-enters at the other end. BLEW is turned face down.",
+                brief=f"The {line} moves {direction}.",
+            ),
+            Event(f"Tiles seen before that moved: {join_names(went)}."),
+        ]
         return events + self._end_turn(won=False)
 
     def _do_retire(self) -> list[Event]:
@@ -465,16 +506,18 @@ class StorytellingState(GameState):
         if self.phase == OVER:
             return f"The game is over. {self.result.text}"
         if self.phase == FLIP:
+            pictures = self.card.pictures
+            found = f"{self.found} found, next: the {pictures[self.found]}." if self.found else "None found yet."
             where = (
-                f"Card {self.card_number} is read. {self.active} is looking for picture {self.found + 1} "
-                f"of {len(self.card.pictures)}."
+                f"Card {self.card_number} is read. {self.active} is finding {plural(len(pictures), 'picture')} "
+                f"in this order: {', '.join(pictures)}. {found}"
             )
         else:
             where = self._prompt()
         if self.variant == "cinderella":
-            where += f" The clock has moved {self.clock} of {self.clock_steps} steps."
+            where += f" The clock: {self._clock()}."
         if self.race:
-            where += f" Tortoise on square {self.tortoise}, hare on square {self.hare}, Finish is {self.track_length}."
+            where += f" {self._race()}"
         return where
 
     def scores(self) -> dict[str, int]:

@@ -8,11 +8,12 @@ import signal
 import sys
 import traceback
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from games.base import Match, SetupError
+from games.base import Match, SetupError, join_names, plural
 from host.audio_in import MicGate, MicrophoneSource
 from host.card_reading import CardReading
 from host.catalog import GAMES, add_play_options, new_settings, referee
@@ -149,17 +150,22 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
          inputs: tuple[LineSource, bool] | Speech) -> None:
     timer = saved.settings.get("timer_seconds")
     listener = NarrationListener(referee()) if saved.game == "stories" else None
+    # a card is chosen by reading it only when a person is the storyteller
+    without = frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"})
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
         clock = StoryClock(timer) if wall_clock and timer else None
-        Session(store, saved.id, match, TextOutput(), clock, listener).run(source)
+        preferences, trouble = load_preferences()  # verbosity shortens printed lines too
+        if trouble:
+            print(trouble, file=sys.stderr)
+        Session(store, saved.id, match, TextOutput(), clock, listener, preferences=preferences,
+                without=without).run(source)
         return
     speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     voice = VoiceControl(
         inputs.names, output.note, fold(options.prefix) if options.prefix else None,
-        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term,
-        without=frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"}),
+        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term, without=without,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
@@ -168,7 +174,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         reading = None
         if saved.settings.get("storyteller") == "human":
             reading = CardReading({card["number"]: card["text"] for card in saved.settings["tale"]["cards"]})
-        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading).run(source)
+        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without).run(source)
     finally:
         inputs.close()
 
@@ -205,15 +211,42 @@ def _resume(options: argparse.Namespace) -> None:
         _run(store, saved, match, options, inputs)
 
 
+def when(stamp: str, now: datetime) -> str:
+    """A saved time as a person says it, in local time: 'today at 09:06', 'yesterday at 21:40',
+    'on 3 March 2026 at 18:00'."""
+    moment = datetime.fromisoformat(stamp).astimezone(now.tzinfo)
+    clock = f"{moment:%H:%M}"
+    if moment.date() == now.date():
+        return f"today at {clock}"
+    if moment.date() == now.date() - timedelta(days=1):
+        return f"yesterday at {clock}"
+    return f"on {moment.day} {moment:%B %Y} at {clock}"
+
+
+def _variant(saved: SavedGame) -> str:
+    """' (The Three Little Pigs, advanced rules)', ' (Contando scoring)' or ''."""
+    settings = saved.settings
+    if saved.game == "storytelling":
+        return f" ({settings['tale']['title']}{', advanced rules' if settings.get('advanced') else ''})"
+    if saved.game == "dixit" and settings.get("contando"):
+        return " (Contando scoring)"
+    return ""
+
+
 def _games(options: argparse.Namespace) -> None:
     with GameStore.open() as store:
         saved_games = list(store.games())
     if not saved_games:
         print("No saved games yet; start one with 'storyhost play GAME --players NAME NAME NAME'.")
+    now = datetime.now().astimezone()
     for saved in saved_games:
         state = "over" if saved.finished else "in progress"
-        players = ", ".join(saved.settings["players"])
-        print(f"{saved.id}: {GAMES[saved.game].title}, {players}; {saved.moves} moves, {state}, last played {saved.updated}.")
+        players = join_names(saved.settings["players"])
+        moves = "no moves yet" if saved.moves == 0 else plural(saved.moves, "move")
+        print(
+            f"{saved.id}: {GAMES[saved.game].title}{_variant(saved)} with {players}; {moves}, {state}, "
+            f"last played {when(saved.updated, now)}."
+        )
 
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:

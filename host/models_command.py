@@ -60,27 +60,32 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _size(size: int | None) -> str:
+    """In words a voice reads well: '39.3 megabytes', '1.8 gigabytes'."""
     if size is None:
-        return "?"
-    return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
+        return "unknown"
+    return f"{size / 2**30:.1f} gigabytes" if size >= 2**30 else f"{size / 2**20:.1f} megabytes"
 
 
 def _where(entry: ModelEntry, manifest: Manifest) -> str:
     try:
         if entry.kind == "spacy":
-            return f"installed  {spacy_location(entry)}"
-        return f"installed  {locate_vosk(entry.name, manifest).path}"
+            return f"yes, in {spacy_location(entry)}"
+        return f"yes, in {locate_vosk(entry.name, manifest).path}"
     except ModelNotFound:
-        return "not installed"
+        return "no"
 
 
 def _list() -> int:
+    """A table with a header row: a screen reader reads each row as name, kind, language, size, installed."""
     manifest = load_manifest()
     print(f"Known models (storyhost installs Vosk models into {install_root()}):")
-    width = max(len(entry.name) for entry in manifest.entries)
+    rows = [("name", "kind", "language", "size", "installed")]
     for entry in manifest.entries:
-        size = f"pip {entry.version}" if entry.kind == "spacy" else _size(entry.size)
-        print(f"  {entry.name:<{width}}  {entry.kind:<5}  {entry.language:<5}  {size:>9}  {_where(entry, manifest)}")
+        size = f"pip package {entry.version}" if entry.kind == "spacy" else _size(entry.size)
+        rows.append((entry.name, entry.kind, entry.language, size, _where(entry, manifest)))
+    widths = [max(len(row[column]) for row in rows) for column in range(4)]
+    for row in rows:
+        print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
     for found in installed_models():
         if manifest.get(found.name) is None:
             print(f"Also found: {found.path} ({found.place.label}).")

@@ -10,7 +10,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from games.base import Action, Event, GameState, IllegalAction, Match, find_player
+from games.base import (
+    Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
+)
 from host.hearing import Heard
 from host.inputs import LineSource
 from host.live import LiveInput, MicrophoneBack, MicrophoneGone
@@ -21,18 +23,48 @@ from host.store import GameStore
 from host.card_reading import CardReading
 from host.voice_control import Question, VoiceControl
 
-HOST_COMMANDS = {
-    "help": "list what you can say now",
-    "repeat": "hear the last announcement again",
-    "score": "the scores so far",
-    "turn": "where the game stands and whose turn it is",
-    "undo": "take back the last move",
-    "private NAME": "show NAME's secret information (their terms, their vote): only NAME should look",
-    "say TEXT": "Stories!: type what the storyteller says; the host ticks the terms it hears",
-    "time": "Stories!: the time left in the story",
-    "grid": "Storytelling: the tiles face up now",
-    "quit": "stop here; the game stays saved and 'storyhost resume' continues it",
-}
+@dataclass(frozen=True)
+class HostCommand:
+    """A command of the host rather than of a game, and the games it belongs to (empty: all)."""
+
+    usage: str
+    help: str
+    games: tuple[str, ...] = ()
+
+
+HOST_COMMANDS = (
+    HostCommand("help", "what you can say now"),
+    HostCommand("repeat", "the last announcement again"),
+    HostCommand("score", "the scores, and how the last points were scored"),
+    HostCommand("turn", "where the game stands and what to do now"),
+    HostCommand("undo", "take back the last move"),
+    HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", ("stories", "dixit")),
+    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", ("stories",)),
+    HostCommand("time", "the time left in the story", ("stories",)),
+    HostCommand("grid", "the tiles face up now", ("storytelling",)),
+    HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute"),
+    HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed"),
+    HostCommand("quit", "stop; 'storyhost resume' continues the game"),
+)
+#: host commands that make sense only while a story is told
+WHILE_TELLING = ("say", "time")
+#: words a natural answer may have besides those of the command it means ("I choose the quirky side")
+FILLER = frozenset({"a", "an", "the", "i", "we", "choose", "pick", "please", "it", "is", "for", "to"})
+
+
+def takes_free_words(verb: Verb) -> bool:
+    """Whether a command ends in free words (a term, a clue): a hint shows its usage, never words."""
+    return bool(verb.params) and verb.params[-1].endswith("...")
+
+
+def usage_of(verb: Verb, player: str | None) -> str:
+    """'term Sabine TERM': the usage with the player's name filled in."""
+    params = [param.rstrip(".").upper() for param in verb.params]
+    return " ".join([verb.name, *([player] if player else []), *params])
+
+
+def host_commands(game: str) -> list[HostCommand]:
+    return [command for command in HOST_COMMANDS if not command.games or game in command.games]
 
 ALIASES = {"whose turn": "turn", "status": "turn", "time up": "timeup", "exit": "quit", "scores": "score"}
 
@@ -133,8 +165,12 @@ class Session:
         voice: VoiceControl | None = None,
         preferences: Preferences | None = None,
         card_reading: CardReading | None = None,
+        without: frozenset[str] = frozenset(),
     ) -> None:
+        """`without`: commands of the game not offered in help or hints (a Storytelling card is
+        chosen by 'read' only when a person is the storyteller)."""
         self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
+        self.without = without
         self.listener = listener
         self.voice = voice
         self.preferences = preferences or Preferences()
@@ -188,10 +224,63 @@ class Session:
         try:
             action = self.state.parse(command)
         except IllegalAction as refusal:
-            self.out.note(str(refusal))
+            meant = self._meant(command)
+            if meant is None:
+                self.out.note(f"{refusal} {self._hint(command, isinstance(refusal, UnknownCommand))}")
+            else:
+                self.play(meant)
             return True
         self.play(action)
         return True
+
+    def _offered(self) -> list[Choice]:
+        """The legal moves a hint may name: none with free words (a term, a clue, which may be
+        secret), shown by their usage instead, and none of the commands in `without`."""
+        return [
+            choice for choice in self.state.legal_actions()
+            if choice.action.verb not in self.without and not takes_free_words(self.state.verbs[choice.action.verb])
+        ]
+
+    def _meant(self, line: str) -> Action | None:
+        """The one legal move a line that is no command plainly means: "normal" or "quirky side"
+        when the storyteller is asked to choose, "B3" for a flip, "Leo 4" for Leo's vote. Its
+        words (but for fillers) are all words of that move, and it names all the move's values."""
+        typed = {fold_name(word) for word in line.split()} - FILLER
+        if not typed:
+            return None
+        matches = []
+        for choice in self._offered():
+            action = choice.action
+            words = {fold_name(word) for word in str(action).split()}
+            if typed <= words and {fold_name(arg) for arg in action.args} <= typed:
+                matches.append(action)
+        return matches[0] if len(matches) == 1 else None
+
+    def _hint(self, line: str, unknown: bool) -> str:
+        """The exact lines to type instead: the legal moves closest to what was typed, or one
+        example of each command of the moment. `unknown`: the line starts with no command."""
+        if unknown and self._telling():
+            return f"To tell the story, type: say {line}"
+        typed = {fold_name(word) for word in line.split()}
+        offered = self._offered()
+        examples: dict[str, tuple[str, int]] = {}  # line -> its command, words in common
+        for choice in self.state.legal_actions():
+            verb = self.state.verbs[choice.action.verb]
+            if verb.name in self.without:
+                continue
+            example = str(choice.action) if choice in offered else usage_of(verb, choice.action.player)
+            examples.setdefault(example, (verb.name, len(typed & {fold_name(word) for word in example.split()})))
+        if not examples:
+            return "Type help to hear the commands."
+        most = max(common for _, common in examples.values())
+        if most > 0:
+            best = [example for example, (_, common) in examples.items() if common == most][:3]
+        else:
+            first_of_verb: dict[str, str] = {}
+            for example, (verb_name, _) in examples.items():
+                first_of_verb.setdefault(verb_name, example)
+            best = list(first_of_verb.values())[:3]
+        return f"Type {join_names(best, 'or')}."
 
     def play(self, action: Action) -> bool:
         """Apply one action: refused ones are explained; legal ones are saved, then announced."""
@@ -203,6 +292,8 @@ class Session:
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
+        if not any(event.to is None for event in events):  # a secret move (a term): the player hears it counted
+            self.out.note("Noted.")
         self._announce(events, action)
         self._follow_phase()
         return True
@@ -217,8 +308,16 @@ class Session:
             shared = self._storyteller_reads(shared, action)
         for cue in {event.cue for event in shared if event.cue in EARCONS}:
             self.out.earcon(cue)
-        detail = self.preferences.verbosity == "detailed" and action is not None and not self.state.is_over()
-        self.out.shared([event.text for event in shared] + ([self.state.status()] if detail else []))
+        verbosity = self.preferences.verbosity
+        detail = verbosity == "detailed" and action is not None and not self.state.is_over()
+        lines = [self._worded(event) for event in shared if verbosity == "detailed" or not event.detail]
+        self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []))
+
+    def _worded(self, event: Event) -> str:
+        """The event's text at the verbosity chosen ("" when brief leaves it out)."""
+        if self.preferences.verbosity == "brief" and event.brief is not None:
+            return event.brief
+        return event.text
 
     def _storyteller_reads(self, events: list[Event], action: Action | None) -> list[Event]:
         """A human storyteller reads the card, not the host, which holds back the pictures to
@@ -352,22 +451,33 @@ class Session:
 
     # host commands: each takes the rest of the line and returns False to stop the session
     def _cmd_help(self, rest: str) -> None:
-        verbs = {choice.action.verb for choice in self.state.legal_actions()}
-        lines = [f"  {v.usage}: {v.help}" for name, v in self.state.verbs.items() if name in verbs]
+        """This game's commands of the moment, then the host's (brief: their names only)."""
+        legal = {choice.action.verb for choice in self.state.legal_actions()} - self.without
+        verbs = [verb for name, verb in self.state.verbs.items() if name in legal]
+        telling = self._telling()
+        commands = [
+            command for command in host_commands(self.state.game)
+            if telling or command.usage.split()[0] not in WHILE_TELLING
+        ]
+        if self.preferences.verbosity == "brief":
+            self.out.note(f"Now: {', '.join(verb.usage for verb in verbs) or 'nothing'}.")
+            self.out.note(f"Also: {', '.join(command.usage.split()[0] for command in commands)}.")
+            return
         self.out.note("You can say now:")
-        for line in lines:
-            self.out.note(line)
+        for verb in verbs:
+            self.out.note(f"  {verb.usage}: {verb.help}")
         self.out.note("At any time:")
-        for usage, text in HOST_COMMANDS.items():
-            self.out.note(f"  {usage}: {text}")
+        for command in commands:
+            self.out.note(f"  {command.usage}: {command.help}")
 
     def _cmd_repeat(self, rest: str) -> None:
         for line in self.out.last or [self.state.status()]:
             self.out.note(line)
 
     def _cmd_score(self, rest: str) -> None:
-        scores = self.state.scores()
-        self.out.note("Scores: " + ", ".join(f"{player} {points}" for player, points in scores.items()) + ".")
+        report = self.state.score_report()
+        for line in report[:1] if self.preferences.verbosity == "brief" else report:
+            self.out.note(line)
 
     def _cmd_turn(self, rest: str) -> None:
         self.out.note(self.state.status())
@@ -383,7 +493,7 @@ class Session:
         if self.listener is None:
             self.out.note("'say' is for telling a Stories! story.")
         elif not self.listener.listening(self.state):
-            self.out.note("Nobody is telling a story right now: the host listens once the storyteller says 'start'.")
+            self.out.note(f"Nobody is telling a story now. {self.state.status()}")
         elif not rest:
             self.out.note("Type what the storyteller said after 'say'.")
         else:

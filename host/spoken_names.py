@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from rapidfuzz import fuzz, process
 
+from games.base import IllegalAction, find_player
 from host.recognizer import Recognizer
 from host.voice_phrases import Names
 from nlp.commands import fold
@@ -24,15 +25,18 @@ class CallError(ValueError):
 def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
     """--call NAME=WORD choices, by seated player."""
     chosen: dict[str, str] = {}
-    seated = {player.casefold(): player for player in players}
     for call in calls:
         name, _, word = call.partition("=")
-        if not word or name.casefold() not in seated:
+        try:
+            player = find_player(name, players)  # any case, with or without accents
+        except IllegalAction:
+            player = None
+        if not word or player is None:
             raise CallError(
                 f"'--call {call}' should be a player's name, '=', and the word to call them by, "
                 f"for example --call {players[0]}=Anna."
             )
-        chosen[seated[name.casefold()]] = word
+        chosen[player] = word
     return chosen
 
 

@@ -108,13 +108,25 @@ def judge(
     return results
 
 
+#: a refusal's code (in --json) in words, for the printed lines
+REASONS = {
+    "adverb": "an adverb",
+    "pronoun": "a pronoun",
+    "have_be": "a form of have or be",
+    "on_card": "on the card",
+    "not_content_word": "not a noun, verb or adjective",
+    "duplicate": "written twice",
+    "empty": "empty",
+}
+
+
 def _line(player: str, entry: dict[str, Any]) -> str:
     if entry["status"] == "ticked":
         at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
         return f'{player}: "{entry["term"]}" ticked, heard "{entry["evidence"]}"{at}.'
     if entry["status"] == "not_heard":
         return f'{player}: "{entry["term"]}" not heard.'
-    return f'{player}: "{entry["term"]}" rejected ({entry["reason"]}). {entry["message"]}'
+    return f'{player}: "{entry["term"]}" refused, {REASONS.get(entry["reason"], entry["reason"].replace("_", " "))}. {entry["message"]}'
 
 
 def _teller(args: argparse.Namespace) -> Callable[[TickTracker], object]:

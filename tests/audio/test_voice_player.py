@@ -49,11 +49,11 @@ def test_the_player_hears_the_opening_of_a_stories_game(pulse, player: VoicePlay
     began = player.mark()
     host = TimedHost(pulse, tmp_path, "play", "stories", "--speech", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     try:
-        # "Stories!, game 1. Players: ... Round 1, ... Nina, choose a side: normal or quirky.": 14 s of speech
+        # "Stories!, game 1. Players: ... Round 1, ... Nina, choose normal or quirky. Normal side: ...": 14 s of speech
         opening = player.wait_for_speech(quiet=1.5, timeout=45)
         said = sum(u.end - u.start for u in opening)
         assert said > 8, player.transcript(began)
-        printed = next(t for t, line in host.printed if "choose a side" in line)
+        printed = next(t for t, line in host.printed if "choose normal or quirky" in line)
         assert opening[0].start - printed < 5, (opening[0].start - printed, player.transcript(began))
         assert opening[-1].heard - opening[-1].end < 4, player.transcript(began)  # the recognizer keeps up
         host.type("side Nina normal")  # spoken commands do not exist yet

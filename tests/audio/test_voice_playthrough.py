@@ -158,7 +158,9 @@ def write_term(player: VoicePlayer, host: LiveHost, name: str, terms: list[str],
         heard = answer(player, host, say(player, host, term))
         if "yes or no" in heard or "yes" in heard.split()[-3:]:
             answer(player, host, say(player, host, "yes"))
-        if any(f"{name} has written {count} of 5 terms" in line for line in host.lines[before:]):
+        # a term is acknowledged ("Noted."); the fifth with who is still writing, or that all have
+        done = ("Waiting for terms", "Everyone has written") if count == 5 else ("Noted.",)
+        if any(line.startswith(done) for line in host.lines[before:]):
             terms.remove(term)
             return
     raise AssertionError(f"{name} could not write a term by voice.\n{player.transcript()}\nhost: {host.lines[-15:]}")

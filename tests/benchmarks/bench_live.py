@@ -35,7 +35,7 @@ def one_round(pulse: PulseAudio, folder: Path, narration: Path) -> dict[str, flo
     launched = time.monotonic()
     host = LiveHost(pulse, folder, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
                     "--timer", "60", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
-    host.wait_for("Nina, choose a side", 60)
+    host.wait_for("Nina, choose normal or quirky", 60)
     ready = time.monotonic() - launched
     host.type(*SETUP)
     host.wait_for("Everyone has written 5 terms", 30)

@@ -107,11 +107,13 @@ def test_turn_flow_events_and_waiting():
         "Everyone but Julián, vote in secret for the card you think is Julián's: "
         "say 'vote', your name and the number."
     ]
-    assert run(state, "vote Leo 4") == [Event("You voted for card 4.", to="Leo"), Event("Leo has voted (1 of 4).")]
+    events = run(state, "vote Leo 4")
+    assert [(event.text, event.to) for event in events] == [("You voted for card 4.", "Leo"), ("Leo has voted (1 of 4).", None)]
+    assert events[1].brief == "Leo voted."
     assert state.waiting_for() == ("Tomás", "Nicolás", "Matilde")
-    assert state.status() == (
-        "Turn 1, 54 cards in the draw pile. Waiting for the votes of Tomás, Nicolás and Matilde: say 'vote', "
-        "the name and a card number from 1 to 5."
+    assert state.status() == (  # the whole task: the clue the cards were chosen for, and the votes awaited
+        "Turn 1, 54 cards in the draw pile. Julián's clue: Where is happiness? Waiting for the votes of Tomás, "
+        "Nicolás and Matilde: say 'vote', the name and a card number from 1 to 5."
     )
     events = run(state, "vote Matilde 1", "vote Nicolás 3", "vote Tomás 1")
     assert shared(events)[-1] == (

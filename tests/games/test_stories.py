@@ -121,8 +121,8 @@ def test_rulebook_example_arctic_story() -> None:
     state = stories()
     assert state.storyteller == "Nina"
     assert shared(play(state, "side Nina normal")) == [
-        "Nina chooses the normal side: 'When I was in the Arctic recently...' "
-        "Everyone else, secretly write 5 terms you expect in the story."
+        "Nina chooses the normal side: 'When I was in the Arctic recently...'",
+        "Everyone else, secretly write 5 terms you expect in the story.",
     ]
     events = write_terms(state, EXAMPLE_TERMS)
     assert shared(events)[-1] == (
@@ -146,13 +146,28 @@ def test_rulebook_example_arctic_story() -> None:
         "Melanie: Snow (ticked), Seal (ticked), Canada (ticked), Ice, sled.",
         "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
     ]
-    assert shared(play(state, "confirm")) == [
+    provisional = state.score_report()  # after the story, before confirm: the terms are public now
+    assert provisional[1] == "Story 1, if confirmed now: A ticked term scores 4, or 2 when another player wrote it too."
+    events = play(state, "confirm")
+    explanation = [
+        "Story 1: A ticked term scores 4, or 2 when another player wrote it too.",
+        "Sabine 1: Snow 2 (Stephan and Melanie wrote it too) and Polar bear 2 (Stephan wrote it too), "
+        "minus 3 for 2 questions.",
+        "Stephan 8: Snow 2 (Sabine and Melanie wrote it too), Polar bears 2 (Sabine wrote it too) and freeze 4.",
+        "Melanie 9: Snow 2 (Sabine and Stephan wrote it too), Seal 4 and Canada 4, minus 1 for 1 question.",
+        "Nina, the storyteller, scores the best of the story: 9.",
+    ]
+    assert [event.text for event in events if event.detail] == explanation  # said at verbosity detailed
+    assert [event.text for event in events if event.to is None and not event.detail] == [
         "Points for this story: Sabine 1, Stephan 8, Melanie 9; Nina, the storyteller, 9.",
         "Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.",
-        "Round 1, story 2 of 8: Sabine is the storyteller and draws a card. "
-        "Normal side: 'When I was in the Arctic recently...' "
-        "Quirky side: 'My grandmother keeps a crocodile in the bath.' Sabine, choose a side: normal or quirky.",
+        "Round 1, story 2 of 8: Sabine is the storyteller and draws a card.",
+        "Sabine, choose normal or quirky.",  # the instruction alone, before the sides
+        "Normal side: 'When I was in the Arctic recently...'",
+        "Quirky side: 'My grandmother keeps a crocodile in the bath.'",
     ]
+    assert state.score_report() == ["Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.", *explanation]
+    assert provisional[2:] == explanation[1:]
     assert state.scores() == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
     assert state.view(None)["last_story_points"] == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
     assert (state.phase, state.storyteller, state.writers) == ("choose", "Sabine", ("Nina", "Stephan", "Melanie"))
@@ -242,29 +257,32 @@ def test_the_most_points_wins_alone() -> None:
 
 def test_status_says_whose_input_is_awaited() -> None:
     state = stories()
-    assert state.status() == (
-        "Round 1, story 1 of 8. Nina is the storyteller. Waiting for Nina to choose the normal or the quirky side."
+    assert state.status() == (  # each status says the whole task, with the card's sentences
+        "Round 1, story 1 of 8. Nina is the storyteller. Nina, choose normal or quirky. "
+        "Normal side: 'When I was in the Arctic recently...' Quirky side: 'My grandmother keeps a crocodile in the bath.'"
     )
     assert state.waiting_for() == ("Nina",)
     play(state, "side Nina quirky", "term Sabine snow")
     write_terms(state, {"Stephan": EXAMPLE_TERMS["Stephan"]})
     assert state.status() == (
-        "Round 1, story 1 of 8. Nina is the storyteller. Waiting for terms from Sabine and Melanie."
+        "Round 1, story 1 of 8. Nina is the storyteller. The card: 'My grandmother keeps a crocodile in the bath.' "
+        "Waiting for terms from Sabine and Melanie."
     )
     assert state.waiting_for() == ("Sabine", "Melanie")
     write_terms(state, {"Sabine": EXAMPLE_TERMS["Sabine"][1:], "Melanie": EXAMPLE_TERMS["Melanie"]})
     assert state.status() == (
-        "Round 1, story 1 of 8. Nina is the storyteller. "
-        "Everyone has written the terms: Nina reads the sentence again and says start."
+        "Round 1, story 1 of 8. Nina is the storyteller. Everyone has written the terms: Nina, read the sentence "
+        "again, 'My grandmother keeps a crocodile in the bath.', then say start."
     )
     play(state, "start")
     assert state.status() == (
-        "Round 1, story 1 of 8. Nina is the storyteller. Nina is telling the story; the timer runs 60 seconds."
+        "Round 1, story 1 of 8. Nina is the storyteller. Nina is telling the story, "
+        "'My grandmother keeps a crocodile in the bath.'; the timer runs 60 seconds."
     )
     play(state, "timeup")
     assert state.status() == (
         "Round 1, story 1 of 8. Nina is the storyteller. "
-        "The story is over: correct the ticks if needed, then say confirm."
+        "The story is over: correct the ticks with tick or untick if needed, then say confirm to score the story."
     )
     assert state.waiting_for() == TABLE
 
@@ -277,7 +295,9 @@ def test_terms_stay_secret_until_the_story_ends() -> None:
     secrets = {term.casefold() for terms in EXAMPLE_TERMS.values() for term in terms} | {"walrus"}
     for event in events + later:
         if event.to is None:
-            assert not any(word in secrets for word in event.text.casefold().replace(".", "").split()), event.text
+            for text in (event.text, event.brief or ""):
+                assert not any(word in secrets for word in text.casefold().replace(".", "").split()), text
+    assert state.score_report() == ["Scores: Nina 0, Sabine 0, Stephan 0, Melanie 0."]  # nothing revealed yet
     assert [event.text for event in later if event.to == "Sabine"] == [
         "You erased 'Penguin' (4 of 5).",
         "You wrote 'Walrus' (5 of 5).",
@@ -288,7 +308,6 @@ def test_terms_stay_secret_until_the_story_ends() -> None:
     assert {event.to for event in later} == {None, "Sabine"}
     assert shared(later) == [
         "Sabine erased a term and has written 4 of 5 terms.",
-        "Sabine has written 5 of 5 terms.",
         "Everyone has written 5 terms. Nina, read the sentence again, "
         "'When I was in the Arctic recently...', then say start.",
         "The timer runs 60 seconds. Nina tells the story: 'When I was in the Arctic recently...'",
@@ -368,7 +387,7 @@ def test_commands_parse_to_actions() -> None:
 ILLEGAL = [
     (stories, Action("side", "Sabine", ("normal",)), NotYourTurn,
      "Only the storyteller, Nina, chooses the side of the card."),
-    (stories, Action("side", "Nina", ("funny",)), IllegalAction, "Choose the normal or the quirky side, not 'funny'."),
+    (stories, Action("side", "Nina", ("funny",)), IllegalAction, "Choose the normal or the quirky side, not 'funny': side Nina normal or side Nina quirky."),
     (at_terms, Action("side", "Nina", ("quirky",)), IllegalAction,
      "The side of this story's card has already been chosen."),
     (stories, Action("term", "Sabine", ("Snow",)), IllegalAction, "Wait until Nina has chosen a side of the card."),

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from games.base import Action, Event, GameIsOver, IllegalAction, Match, NotYourTurn, Outcome, SetupError, UnknownCommand
+from games.base import (
+    Action, Event, GameIsOver, IllegalAction, Match, NotYourTurn, Outcome, SetupError, UnknownCommand, join_names,
+)
 from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard, Tile
 from games.storytelling import StorytellingState, rank
 from tests.games.playout import check_finished_match, random_playout, snapshot
@@ -107,7 +109,7 @@ def test_setup_deals_a_four_by_four_grid_and_reads_card_one() -> None:
     assert state.legal_actions()[5].label == "flip B2"
     assert state.legal_actions()[16 + 6].label == "the storyteller reads card 7"
     assert texts(state.reading()) == reading("Marc", 1, "DRAGON")
-    assert state.status() == "Card 1 is read. Marc is looking for picture 1 of 1."
+    assert state.status() == "Card 1 is read. Marc is finding 1 picture in this order: DRAGON. None found yet."
     assert state.waiting_for() == ("Marc",)
     view = state.view(None)
     assert view["grid"] == {f"{column}{row}": None for row in "1234" for column in "ABCD"}
@@ -144,7 +146,10 @@ def test_rulebook_example_saint_george_card_ten(advanced: bool, wrong: str) -> N
         f"{place(state, 'SAINT GEORGE')} is the SAINT GEORGE.",
         "Right, 2 of 4. Next: the HORSE.",
     ]
-    assert state.status() == "Card 10 is read. Marc is looking for picture 3 of 4."
+    assert state.status() == (  # the whole task: every picture, and the next
+        "Card 10 is read. Marc is finding 4 pictures in this order: DRAGON, SAINT GEORGE, HORSE, BREATH. "
+        "2 found, next: the HORSE."
+    )
     face_up = {name for name in state.view(None)["grid"].values() if name}
     assert face_up == {"DRAGON", "SAINT GEORGE"}
     assert state.view("Lea")["found"] == ["DRAGON", "SAINT GEORGE"]
@@ -191,7 +196,13 @@ def test_the_tenth_card_ends_the_game_at_once() -> None:
     for _ in range(9):
         win_turn(state)
     events = win_turn(state)
-    assert texts(events)[-2:] == ["Marc wins card 10 and 4 points.", "The game is over. Marc wins with 8 points."]
+    assert texts(events)[-3:] == [  # every player's final points and cards, not only the winner's
+        "Marc wins card 10 and 4 points.",
+        "The game is over. Marc wins with 8 points.",
+        f"Final scores: Lea 5 points, cards {join_names([str(n) for n in state.won['Lea']])}; "
+        f"Marc 8 points, cards {join_names([str(n) for n in state.won['Marc']])}.",
+    ]
+    assert state.score_report() == [texts(events)[-1].replace("Final scores", "Scores")]
     assert state.is_over() and state.legal_actions() == [] and state.waiting_for() == ()
     assert state.outcome() == Outcome(("Marc",), "Marc wins with 8 points.")
     assert state.scores() == {"Lea": 5, "Marc": 8}
@@ -269,11 +280,18 @@ def test_rulebook_example_the_wolf_blew_column_down() -> None:
     for row in range(4):  # each tile one row down; the bottom one re-enters at the top
         expected[row * 4 + column] = before[(row - 1) % 4 * 4 + column]
     assert state.grid == expected
+    # the tiles the table saw this turn (WOLF, BLEW) that were in the column: where each went
+    went = [
+        f"{name} from {state.position(before.index(name))} to {state.position(expected.index(name))}"
+        for name in expected[column::4] if name in ("WOLF", "BLEW")
+    ]
     assert texts(events) == [
         "Marc moves the column through BLEW one place down; the tile pushed out re-enters at the other end. "
         "BLEW is turned face down.",
+        f"Tiles seen before that moved: {join_names(went)}.",
         *reading("Lea", 2, "HOUSE OF STRAW"),
     ]
+    assert "BLEW from" in texts(events)[1]
     assert set(state.view(None)["grid"].values()) == {None}
     assert state.view(None)["read_pile"] == 1
 
@@ -318,12 +336,12 @@ def test_cinderella_clock_moves_when_the_wrong_frame_matches_a_picture_of_the_ca
     events = fail_with_frame(state, "red")  # PRINCE: red like CINDERELLA
     assert texts(events)[1:] == [
         "Wrong: the next picture was the CINDERELLA.",
-        "The clock strikes one.",
+        "The clock moves one step: 1 of 12 steps, 11 to midnight.",
         "Marc must say retire, to keep their cards and leave the game, or stay.",
     ]
     assert state.view(None)["clock"] == {"steps": 1, "of": 12}
     assert state.status() == (
-        "Marc must say retire, to keep their cards and leave the game, or stay. The clock has moved 1 of 12 steps."
+        "Marc must say retire, to keep their cards and leave the game, or stay. The clock: 1 of 12 steps, 11 to midnight."
     )
     assert [str(choice.action) for choice in state.legal_actions()] == ["retire", "stay"]
     assert texts(state.apply(Action("stay"))) == ["Marc stays in the game.", *reading("Lea", 2, "SLIPPER")]
@@ -358,13 +376,14 @@ def test_cinderella_midnight_takes_the_cards_of_those_who_stayed() -> None:
     state.apply(Action("retire"))
     win_turn(state)  # Lea wins card 2
     state.apply(Action("stay"))
-    assert texts(fail_with_frame(state, "green"))[2] == "The clock strikes six."  # card 3: the STEPMOTHER, green
+    assert texts(fail_with_frame(state, "green"))[2] == "The clock moves one step: 1 of 2 steps, 1 to midnight."
     state.apply(Action("stay"))
     events = fail_with_frame(state, "yellow")  # card 4: the PUMPKIN, yellow
     assert texts(events)[2:] == [
-        "The clock strikes twelve.",
+        "The clock moves one step: 2 of 2 steps, 0 to midnight.",
         "Midnight! Every player who has not retired loses all their cards: Lea.",
         "The game is over. Marc wins with 3 points.",
+        "Final scores: Marc 3 points, card 1, retired; Lea 0 points, no card.",
     ]
     assert state.scores() == {"Marc": 3, "Lea": 0}
     assert state.outcome() == Outcome(("Marc",), "Marc wins with 3 points.")
@@ -373,7 +392,8 @@ def test_cinderella_midnight_takes_the_cards_of_those_who_stayed() -> None:
 
 def test_cinderella_clock_with_steps_that_are_not_hours() -> None:
     state = cinderella(("Marc",), clock_steps=5)
-    assert texts(fail_with_frame(state, "red"))[2] == "The clock moves to 2:24."
+    assert texts(fail_with_frame(state, "red"))[2] == "The clock moves one step: 1 of 5 steps, 4 to midnight."
+    assert state.status().endswith("The clock: 1 of 5 steps, 4 to midnight.")  # one scale, in news and status
 
 
 def test_cinderella_the_tenth_card_still_ends_the_game() -> None:
@@ -381,7 +401,7 @@ def test_cinderella_the_tenth_card_still_ends_the_game() -> None:
     for _ in range(9):
         win_turn(state)
         state.apply(Action("stay"))
-    assert texts(win_turn(state))[-2:] == [
+    assert texts(win_turn(state))[-3:-1] == [
         "Marc wins card 10 and 1 point.",
         "The game is over. Marc wins with 12 points.",
     ]
@@ -393,6 +413,7 @@ def test_cinderella_ends_when_everyone_has_retired() -> None:
     assert texts(state.apply(Action("retire"))) == [
         "Marc retires and keeps 1 card worth 3 points.",
         "The game is over. Marc wins with 3 points.",
+        "Final scores: Marc 3 points, card 1, retired.",
     ]
     assert state.is_over()
 
@@ -409,8 +430,13 @@ def test_race_setup_two_rows_of_eight_hare_on_the_player_count() -> None:
     assert (state.view(None)["rows"], state.view(None)["columns"]) == (2, 8)
     assert state.view(None)["race"] == {"tortoise": 0, "hare": 3, "finish": 16, "discarded": []}
     assert state.status() == (
-        "Card 1 is read. Marc is looking for picture 1 of 1. Tortoise on square 0, hare on square 3, Finish is 16."
+        "Card 1 is read. Marc is finding 1 picture in this order: HARE. None found yet. "
+        "The tortoise is on square 0 and the hare on square 3; Finish is square 16."
     )
+    # the race is cooperative: 'score' gives the race, not points nobody plays for
+    assert state.score_report() == [
+        "The tortoise is on square 0 and the hare on square 3; Finish is square 16. Cards won and discarded: 0."
+    ]
     assert (StorytellingState(["Marc"], RACE, 8).rows, StorytellingState(["Marc"], RACE, 8).columns) == (4, 4)
 
 
@@ -456,7 +482,7 @@ def test_the_storyteller_reads_card_nine_first_and_card_one_goes_back_on_top() -
     events = state.apply(state.parse("read 9"))
     assert texts(events) == reading("Marc", 9, "SWORD")[1:]  # no new "your turn": it still is Marc's
     assert (state.card_number, state.active, state.draw) == (9, "Marc", [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13])
-    assert state.status() == "Card 9 is read. Marc is looking for picture 1 of 1."
+    assert state.status() == "Card 9 is read. Marc is finding 1 picture in this order: SWORD. None found yet."
     assert state.view(None)["card"]["number"] == 9
     assert (state.view(None)["draw_pile"], state.view(None)["read_pile"]) == (12, 0)
     reads = [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "read"]

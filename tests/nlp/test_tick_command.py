@@ -84,10 +84,10 @@ def test_readable_lines(files):
     assert lines[0] == 'Sabine: "Snow" ticked, heard "Snow".'
     assert lines[1] == 'Sabine: "cold" not heard.'
     assert lines[4] == (
-        'Sabine: "the" rejected (pronoun). "the" is an article, and articles count as pronouns, '
+        'Sabine: "the" refused, a pronoun. "the" is an article, and articles count as pronouns, '
         "which are not allowed. Write a noun, a verb or an adjective instead."
     )
-    assert lines[16].startswith('Melanie: "Arctic" rejected (on_card). "Arctic" is on the story card')
+    assert lines[16].startswith('Melanie: "Arctic" refused, on the card. "Arctic" is on the story card')  # words, not codes
 
 
 def test_bad_input_exits_2_with_one_line(files, tmp_path):

@@ -40,6 +40,7 @@ def test_a_name_it_cannot_know_is_reported_with_the_word_used_instead(recognizer
 
 def test_a_chosen_word_must_be_known_and_distinct(recognizer) -> None:
     assert spoken_names(["Matilde"], recognizer, parse_calls(["matilde=Tilly"], ["Matilde"]), print)("Matilde") == "tilly"
+    assert parse_calls(["Julian=Hulian"], ["Julián", "Leo"]) == {"Julián": "Hulian"}  # a name typed without its accent
     with pytest.raises(CallError, match="does not know the word 'Xqzt' either"):
         spoken_names(["Matilde"], recognizer, {"Matilde": "Xqzt"}, print)
     with pytest.raises(CallError, match="would both be called 'leo'"):
