@@ -72,6 +72,7 @@ def test_a_file_replaced_by_a_same_size_link_is_damaged(installed: Path, home: H
         check_before_loading(found_at(installed, "vosk"))
 
 
+@pytest.mark.slow
 def test_verify_exit_status_says_whether_every_model_is_intact(installed: Path, home: Home) -> None:
     assert run_models("verify", NAME).returncode == 0
     assert run_models("verify").returncode == 0

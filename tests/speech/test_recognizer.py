@@ -41,6 +41,7 @@ def no_vosk_model(monkeypatch, tmp_path):
     monkeypatch.setenv("HOME", str(tmp_path))
 
 
+@pytest.mark.slow
 def test_without_a_vosk_model_whisper_hears_free_speech_and_pocketsphinx_phrases(no_vosk_model):
     default = open_recognizer()
     assert isinstance(default, SplitRecognizer)
@@ -60,6 +61,7 @@ def test_factory_errors_say_what_to_do(no_vosk_model, tmp_path):
         open_recognizer("whisper", tmp_path)
 
 
+@pytest.mark.slow
 def test_a_damaged_whisper_model_is_refused_before_loading(no_vosk_model, tmp_path):
     """A downloaded model whose file changed: one line naming the file and what to do."""
     bundled = locate_whisper().path
