@@ -61,12 +61,13 @@ MIN_WINDOW = 10  # seconds: the encoder's shortest window
 MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
 SPEECH_ON, SPEECH_OFF = 0.5, 0.35  # Silero probabilities: speech starts above one, ends below the other
 BEAM = 2
+TENTATIVE_MARGIN: float | None = None
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
 MAX_COMPRESSION = 2.4
 NO_SPEECH, LOW_LOGPROB = 0.6, -1.0
 MAX_TOKEN_RATE = 12  # tokens per second of audio: speech takes about 5, a loop runs on to 448
-LOOP = 3  # an n-gram said this many times in a row is a loop: one is kept
+LOOPS = {1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}  # an n-gram said this many times in a row is a loop: one is kept
 CAPTIONS = frozenset(
     {
         "thank you for watching",
@@ -84,7 +85,7 @@ CAPTIONS = frozenset(
 )
 _CAPTION_PREFIXES = ("subtitles by", "captions by", "transcribed by", "translated by", "transcription by")
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "prof", "mt", "no"})
-_TRAILING_OFF = re.compile(r"(?:\.\.\.|…)$")  # Whisper's mark for speech cut short by the buffer's end
+_TRAILING_OFF = re.compile(r"(?:\.\.\.|…|-)$")  # Whisper's marks of speech cut short by the buffer's end
 _SENTENCE_END = re.compile(r"[.?!][\"')\]]*$")
 _WINDOW = 512  # Silero VAD's window in samples (32 ms)
 _CONTEXT = 64  # samples of the previous window Silero sees with each window
@@ -302,11 +303,20 @@ class WhisperRecognizer:
         return Hypothesis(tuple(w.heard() for w in words), final=True)
 
     def _partial(self) -> list[Hypothesis]:
-        texts = tuple(w.text for w in self._utterance)
+        words = list(self._utterance)
+        if TENTATIVE_MARGIN is not None:
+            edge = (self._audio_start + len(self._audio)) / self.sample_rate - TENTATIVE_MARGIN
+            for word in self._tentative:
+                if word.end > edge:
+                    break
+                words.append(word)
+                if _ends_sentence(word.text):
+                    break
+        texts = tuple(w.text for w in words)
         if texts == self._shown:
             return []
         self._shown = texts
-        return [Hypothesis(tuple(w.heard() for w in self._utterance), final=False)]
+        return [Hypothesis(tuple(w.heard() for w in words), final=False)]
 
     def _cut(self, time: float) -> None:
         """Drop the buffer's audio and committed words before `time` (stream seconds)."""
@@ -382,17 +392,18 @@ def _caption(text: str) -> bool:
 
 
 def _unlooped(words: list[_Word]) -> list[_Word]:
-    """The words with any n-gram (n <= 4) said LOOP or more times in a row kept once."""
+    """The words with any n-gram said LOOPS[n] or more times in a row kept once ("very very"
+    and "run away, run away" may be meant, three words twice over hardly)."""
     keys = [w.key for w in words]
     out: list[_Word] = []
     i = 0
     while i < len(words):
-        for n in range(1, 5):
+        for n, loop in LOOPS.items():
             gram = keys[i : i + n]
             repeats = 1
             while keys[i + repeats * n : i + (repeats + 1) * n] == gram:
                 repeats += 1
-            if len(gram) == n and repeats >= LOOP:
+            if len(gram) == n and repeats >= loop:
                 out += words[i : i + n]
                 i += repeats * n
                 break

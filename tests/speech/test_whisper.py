@@ -11,14 +11,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from host import whisper_recognizer
 from host.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
 from host.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
+from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
+from tests.benchmarks.bench_whisper_stream import plain
 from tests.speech.audio import RATE, chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow
 
-LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
+LIBRIVOX = bench_whisper_stream.LIBRIVOX
 ARCTIC = ["We saw polar bears in the snow.", "Then we flew home to Canada."]
 
 
@@ -40,12 +43,7 @@ def fresh(recognizer: WhisperRecognizer):
 @pytest.fixture(scope="module")
 def librivox() -> tuple[bytes, list[str]]:
     """The five recordings one second apart, and what they say."""
-    said = {}
-    for line in (LIBRIVOX / "transcription").read_text().splitlines():
-        text, name = re.fullmatch(r"<s> (.*) </s> \((.*)\)", line.strip()).groups()
-        said[name] = text.split()
-    names = (LIBRIVOX / "fileids").read_text().split()
-    return bytes(2 * RATE).join(read_pcm(LIBRIVOX / f"{name}.wav") for name in names), [w for n in names for w in said[n]]
+    return bench_whisper_stream.librivox()
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +55,6 @@ def heard_librivox(recognizer: WhisperRecognizer, librivox) -> list[tuple[float,
 @pytest.fixture
 def arctic(synthesize) -> bytes:
     return read_pcm(synthesize(ARCTIC))
-
-
-def plain(hypotheses: list[Hypothesis]) -> list[str]:
-    """The words as the LibriVox transcription spells them: lowercase, no punctuation, hyphens
-    split, "Mr." spelled out."""
-    text = " ".join(h.text for h in hypotheses).lower().replace("mr.", "mister").replace("-", " ")
-    return re.sub(r"[^a-z' ]", " ", text).split()
 
 
 def test_real_speech_is_transcribed_with_few_word_errors(heard_librivox, librivox):
@@ -80,7 +71,7 @@ def test_streaming_says_nearly_what_one_pass_over_the_whole_audio_says(heard_lib
     segments, _ = WhisperModel(str(model), device="cpu", compute_type="int8", cpu_threads=2).transcribe(
         samples, language="en", beam_size=5, condition_on_previous_text=False
     )
-    batch = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower().replace("mr.", "mister").replace("-", " ")).split()
+    batch = plain(segments)
     streamed = plain(finals(heard_librivox))
     assert word_errors(batch, streamed) / len(batch) <= 0.12, (batch, streamed)
 
@@ -184,3 +175,24 @@ def test_no_words_from_silence_noise_or_music(recognizer, sound, tmp_path):
         check=True,
     )
     assert stream(recognizer, read_pcm(audio)) == []
+
+
+def test_a_buffer_without_sentence_ends_is_cut_at_its_committed_words(recognizer, librivox, monkeypatch):
+    """The first LibriVox sentence (7 s) with the buffer held to 3 s: the cuts lose and repeat no word."""
+    monkeypatch.setattr(whisper_recognizer, "MAX_BUFFER", 3.0)
+    sentence = read_pcm(LIBRIVOX / "sense_and_sensibility_01_austen_64kb-0870.wav")
+    heard = plain(finals(stream(recognizer, sentence)))
+    reference = librivox[1][:20]
+    assert word_errors(reference, heard) <= 3, heard
+
+
+def test_captions_and_loops_are_not_words():
+    """What Whisper invents on non-speech: a caption phrase as a whole segment, a phrase on repeat."""
+    assert whisper_recognizer._caption(" Thank you for watching!") and whisper_recognizer._caption("Subtitles by the Amara.org community")
+    assert not whisper_recognizer._caption("Thank you for watching the fox, she said.")
+    words = [whisper_recognizer._Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("the fox ran away ran away ran away ran away home".split())]
+    assert [w.text for w in whisper_recognizer._unlooped(words)] == ["the", "fox", "ran", "away", "home"]
+    twice = words[:6]  # "ran away ran away": said twice, it may be meant
+    assert whisper_recognizer._unlooped(twice) == twice
+    three = [whisper_recognizer._Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("relative for them, relative for them.".split())]
+    assert [w.text for w in whisper_recognizer._unlooped(three)] == ["relative", "for", "them,"]
