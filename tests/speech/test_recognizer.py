@@ -92,8 +92,8 @@ def test_transcribe_prints_final_hypotheses(synthesize, no_vosk_model, capsys):
 
 @pytest.mark.slow
 def test_transcribe_hears_any_rate_and_channels_through_whisper(synthesize, no_vosk_model, tmp_path, capsys):
-    """espeak-ng's own 22050 Hz WAV, and festival speech as 44.1 kHz stereo FLAC: one final line
-    per sentence."""
+    """espeak-ng's own 22050 Hz WAV, and festival speech as 44.1 kHz stereo FLAC: a final line
+    per utterance, none for partial hypotheses."""
     espeak = tmp_path / "espeak-22k.wav"
     sentences = 'We flew home to Canada. <break time="1500ms"/> It was ice-cold.'
     subprocess.run(["espeak-ng", "-m", "-v", "en-us", "-w", espeak, sentences], check=True)  # -m: SSML, for the pause
@@ -104,8 +104,9 @@ def test_transcribe_hears_any_rate_and_channels_through_whisper(synthesize, no_v
     for path in (espeak, flac):
         assert main([str(path), "--asr", "whisper"]) == 0
         lines = capsys.readouterr().out.splitlines()
-        assert len(lines) == 2 and all(line.startswith("final: ") for line in lines), lines
-        assert "Canada" in lines[0] and "ice" in lines[1].lower() and "cold" in lines[1].lower(), lines
+        # Whisper may add a low-confidence utterance of its own in the pause: not asserted here
+        assert 2 <= len(lines) <= 3 and all(line.startswith("final: ") for line in lines), lines
+        assert "Canada" in lines[0] and "ice" in lines[-1].lower() and "cold" in lines[-1].lower(), lines
 
 
 @pytest.mark.slow
