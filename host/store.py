@@ -2,13 +2,31 @@
 
 Every action is committed (WAL, synchronous=FULL) before the host announces it, so a crash or
 `kill -9` loses at most the action in flight. Resuming a game is replaying its log.
+
+The store numbers the moves itself, in one transaction with a check of the count the session
+expects, so a log never has a gap. Each move row carries a running SHA-256 over the game's
+settings and every move up to it, and the game's row the count and the last hash: a game whose
+log does not end where its row says (a lost tail, a lost or altered middle) is refused as
+damaged, never replayed short. A file that was not closed cleanly (its write-ahead log is still
+there) or that fails a read gets SQLite's own `PRAGMA quick_check`; a damaged file is copied
+aside and refused with one line saying where the copy is.
+
+A session holds a game open with an exclusive `flock` on a small file naming its pid: a second
+session is refused, and the kernel drops the lock with the process, however it ends (kill -9
+included), so a stale lock cannot block a resume.
 """
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
 import json
 import os
+import shutil
+import socket
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,6 +36,9 @@ import platformdirs
 
 from games.base import Action
 
+#: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and hashed
+VERSION = 1
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -25,7 +46,9 @@ CREATE TABLE IF NOT EXISTS games (
     settings TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    moves INTEGER NOT NULL DEFAULT 0,
+    digest TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -34,6 +57,7 @@ CREATE TABLE IF NOT EXISTS actions (
     player TEXT,
     args TEXT NOT NULL,
     at TEXT NOT NULL,
+    digest TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, seq)
 );
 """
@@ -41,6 +65,14 @@ CREATE TABLE IF NOT EXISTS actions (
 
 class StoreError(RuntimeError):
     """The saved games cannot be read or written; the message says which file and why."""
+
+
+class GameDamaged(StoreError):
+    """One saved game cannot be read whole; the others may be fine."""
+
+
+class GameBusy(StoreError):
+    """The game is open in another storyhost."""
 
 
 def data_dir() -> Path:
@@ -53,6 +85,16 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def _chain(previous: str, *fields: object) -> str:
+    """The running hash: the one before, then this record's fields."""
+    record = json.dumps([previous, *fields], ensure_ascii=False)
+    return hashlib.sha256(record.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _first_digest(game: str, settings: str) -> str:
+    return _chain("", game, settings)
+
+
 @dataclass(frozen=True)
 class SavedGame:
     id: int
@@ -62,6 +104,8 @@ class SavedGame:
     updated: str
     finished: bool
     moves: int
+    #: why the game cannot be replayed whole, or None
+    damage: str | None = None
 
 
 class GameStore:
@@ -69,14 +113,26 @@ class GameStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        unclean = Path(f"{path}-wal").exists() or Path(f"{path}-journal").exists()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, isolation_level=None)
+            self._db = sqlite3.connect(path, isolation_level=None, timeout=10)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"Cannot open the saved games file {path}: {error}.") from error
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"Cannot open the saved games file {path}: {error}") from error
+            if unclean:  # the last storyhost was killed, or another one has the file open now
+                self._check_integrity()
+            self._upgrade()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+                raise StoreError(f"The saved games file {path} is busy in another storyhost; try again.") from error
+            raise self._damaged(" ".join(str(error).split())) from error
+        except StoreError:
+            self._db.close()
+            raise
 
     @classmethod
     def open(cls) -> GameStore:
@@ -88,59 +144,249 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self._db.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor:
+    # -- integrity
+    def _check_integrity(self) -> None:
+        first = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if first != "ok":
+            raise self._damaged(" ".join(first.split()))
+
+    def _damaged(self, detail: str) -> StoreError:
+        return StoreError(
+            f"The saved games file {self.path} is damaged (SQLite: {detail}); storyhost changes nothing in it."
+            f" {self._keep_copy()} Move the file away to start a new one."
+        )
+
+    def _keep_copy(self) -> str:
+        """Copy the damaged file aside, once per content, before anyone rewrites it."""
         try:
-            with self._db:
-                return self._db.execute(sql, params)
-        except sqlite3.Error as error:
-            raise StoreError(f"Cannot save to {self.path}: {error}") from error
+            content = hashlib.sha256(self.path.read_bytes()).hexdigest()[:12]
+            copy = self.path.with_name(f"{self.path.name}.damaged-{content}")
+            if not copy.exists():
+                shutil.copyfile(self.path, copy)
+                wal = Path(f"{self.path}-wal")
+                if wal.exists():
+                    shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as error:
+            return f"No copy could be kept ({error.strerror})."
+        return f"A copy is kept at {copy}."
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """A failed read is checked: a damaged file says so, anything else says what failed."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            try:
+                self._check_integrity()
+            except sqlite3.DatabaseError as failed:
+                raise self._damaged(str(failed)) from error
+            raise StoreError(f"Cannot read the saved games file {self.path}: {error}.") from error
+
+    def _upgrade(self) -> None:
+        """Create the tables, or bring a file of an older storyhost up to date (in one transaction)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            raise StoreError(f"The saved games file {self.path} was written by a newer storyhost; update storyhost to read it.")
+        if version == VERSION:
+            return
+        with self._transaction():
+            old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
+            if old:
+                self._db.execute("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")
+                self._db.execute("ALTER TABLE games ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
+                self._db.execute("ALTER TABLE actions ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
+                self._hash_old_games()
+            else:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {VERSION}")
+
+    def _hash_old_games(self) -> None:
+        """Number and hash the moves of games saved before the store did (trusting them as they are)."""
+        for game_id, game, settings in self._db.execute("SELECT id, game, settings FROM games").fetchall():
+            digest = _first_digest(game, settings)
+            rows = self._db.execute(
+                "SELECT seq, verb, player, args FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+            self._db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            for seq, (_, verb, player, args) in enumerate(rows):
+                digest = _chain(digest, verb, player, args)
+                self._db.execute(
+                    "INSERT INTO actions (game_id, seq, verb, player, args, at, digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, verb, player, args, _now(), digest),
+                )
+            self._db.execute("UPDATE games SET moves = ?, digest = ? WHERE id = ?", (len(rows), digest, game_id))
+
+    # -- writing
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE: the checks and the write see the file as no other writer can change it."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        try:
+            with self._transaction():
+                yield
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+                raise StoreError(f"Cannot save to {self.path}: another storyhost kept it busy; the move was not saved.") from error
+            if "malformed" in str(error):
+                raise self._damaged(str(error)) from error
+            raise StoreError(f"Cannot save to {self.path}: {error}.") from error
+
+    def _count(self, game_id: int) -> tuple[int, str]:
+        row = self._db.execute("SELECT moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"There is no game {game_id} in {self.path}.")
+        return int(row[0]), str(row[1])
+
+    def _changed_elsewhere(self, game_id: int, moves: int, expected: int) -> StoreError:
+        return StoreError(
+            f"Game {game_id} was changed by another storyhost ({moves} moves saved, this one expected {expected});"
+            " nothing was saved: resume it again to see it as it is."
+        )
 
     def create(self, game: str, settings: dict[str, Any]) -> int:
         now = _now()
-        cursor = self._write(
-            "INSERT INTO games (game, settings, created, updated) VALUES (?, ?, ?, ?)",
-            (game, json.dumps(settings, ensure_ascii=False), now, now),
-        )
-        return int(cursor.lastrowid)
+        text = json.dumps(settings, ensure_ascii=False)
+        with self._writing():
+            cursor = self._db.execute(
+                "INSERT INTO games (game, settings, created, updated, digest) VALUES (?, ?, ?, ?, ?)",
+                (game, text, now, now, _first_digest(game, text)),
+            )
+        return int(cursor.lastrowid or 0)
 
     def append(self, game_id: int, seq: int, action: Action) -> None:
-        """Save action number `seq` (0-based) of a game."""
+        """Save action number `seq` (0-based) of a game: refused unless exactly `seq` moves are saved."""
         now = _now()
-        self._write(
-            "INSERT INTO actions (game_id, seq, verb, player, args, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, seq, action.verb, action.player, json.dumps(action.args, ensure_ascii=False), now),
-        )
-        self._write("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+        args = json.dumps(action.args, ensure_ascii=False)
+        with self._writing():
+            moves, digest = self._count(game_id)
+            if moves != seq:
+                raise self._changed_elsewhere(game_id, moves, seq)
+            digest = _chain(digest, action.verb, action.player, args)
+            self._db.execute(
+                "INSERT INTO actions (game_id, seq, verb, player, args, at, digest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, moves, action.verb, action.player, args, now, digest),
+            )
+            self._db.execute("UPDATE games SET moves = ?, digest = ?, updated = ? WHERE id = ?", (moves + 1, digest, now, game_id))
 
-    def drop_last(self, game_id: int) -> None:
-        """Forget a game's last action (undo)."""
-        self._write(
-            "DELETE FROM actions WHERE game_id = ? AND seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?)",
-            (game_id, game_id),
-        )
-        self._write("UPDATE games SET updated = ?, finished = 0 WHERE id = ?", (_now(), game_id))
+    def drop_last(self, game_id: int, seq: int) -> None:
+        """Forget move number `seq` (undo), which must be the game's last; the game is open again."""
+        with self._writing():
+            moves, _ = self._count(game_id)
+            if moves != seq + 1:
+                raise self._changed_elsewhere(game_id, moves, seq + 1)
+            self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+            before = self._db.execute("SELECT digest FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq - 1)).fetchone()
+            if before is None:
+                game, settings = self._db.execute("SELECT game, settings FROM games WHERE id = ?", (game_id,)).fetchone()
+                before = (_first_digest(game, settings),)
+            self._db.execute(
+                "UPDATE games SET moves = ?, digest = ?, updated = ?, finished = 0 WHERE id = ?",
+                (seq, before[0], _now(), game_id),
+            )
 
     def mark_finished(self, game_id: int, finished: bool = True) -> None:
-        self._write("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
+        with self._writing():
+            self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
+    # -- reading
     def actions(self, game_id: int) -> list[Action]:
-        rows = self._db.execute(
-            "SELECT verb, player, args FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        """The game's whole log; GameDamaged if it cannot be read whole."""
+        with self._reading():
+            row = self._db.execute("SELECT game, settings, moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"There is no game {game_id} in {self.path}.")
+            rows = self._db.execute(
+                "SELECT seq, verb, player, args, digest FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        actions, damage = self._verified(game_id, row, rows)
+        if damage is not None:
+            raise GameDamaged(damage)
+        return actions
+
+    def _verified(self, game_id: int, game: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> tuple[list[Action], str | None]:
+        """Replay the hash chain of one game's rows against its row in `games`."""
+        name, settings, moves, last = game
+        digest = _first_digest(name, settings)
+        actions: list[Action] = []
+        trouble = None
+        for expected, (seq, verb, player, args, saved) in enumerate(rows):
+            digest = _chain(digest, verb, player, args)
+            if seq != expected or saved != digest:
+                trouble = f"move {expected + 1} is missing or altered"
+                break
+            try:
+                actions.append(Action(verb, player, tuple(json.loads(args))))
+            except (ValueError, TypeError):
+                trouble = f"move {expected + 1} cannot be read"
+                break
+        else:
+            if len(rows) != moves or digest != last:
+                trouble = f"{len(rows)} of its {moves} moves can be read" if len(rows) < moves else "its moves do not match its record"
+        if trouble is None:
+            return actions, None
+        return actions, (
+            f"Game {game_id} in {self.path} is damaged: {trouble}, so storyhost will not replay it short."
+            f" {self._keep_copy()} The other games are not affected."
         )
-        return [Action(verb, player, tuple(json.loads(args))) for verb, player, args in rows]
 
     def games(self) -> Iterator[SavedGame]:
-        rows = self._db.execute(
-            "SELECT g.id, g.game, g.settings, g.created, g.updated, g.finished,"
-            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
-            " FROM games g ORDER BY g.id"
-        )
-        for id_, game, settings, created, updated, finished, moves in rows:
-            yield SavedGame(id_, game, json.loads(settings), created, updated, bool(finished), moves)
+        """Every saved game, each checked whole (`damage` says why one is not)."""
+        with self._reading():
+            games = self._db.execute(
+                "SELECT id, game, settings, created, updated, finished, moves, digest FROM games ORDER BY id"
+            ).fetchall()
+            rows: dict[int, list[tuple[Any, ...]]] = {}
+            for game_id, *row in self._db.execute(
+                "SELECT game_id, seq, verb, player, args, digest FROM actions ORDER BY game_id, seq"
+            ):
+                rows.setdefault(game_id, []).append(tuple(row))
+        for id_, game, settings, created, updated, finished, moves, digest in games:
+            _, damage = self._verified(id_, (game, settings, moves, digest), rows.get(id_, []))
+            try:
+                parsed = json.loads(settings)
+            except ValueError:
+                parsed, damage = {}, damage or f"Game {id_} in {self.path} is damaged: its settings cannot be read."
+            yield SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage)
 
     def get(self, game_id: int) -> SavedGame | None:
         return next((saved for saved in self.games() if saved.id == game_id), None)
 
-    def latest_unfinished(self) -> SavedGame | None:
-        unfinished = [saved for saved in self.games() if not saved.finished]
-        return max(unfinished, key=lambda saved: (saved.updated, saved.id), default=None)
+    def unfinished(self) -> list[SavedGame]:
+        """The unfinished games, the one played last first."""
+        return sorted((saved for saved in self.games() if not saved.finished), key=lambda saved: (saved.updated, saved.id), reverse=True)
+
+    @contextmanager
+    def hold(self, game_id: int) -> Iterator[None]:
+        """Hold the game open for this process: GameBusy if another storyhost has it."""
+        folder = self.path.with_name(f"{self.path.name}.open")
+        try:
+            folder.mkdir(exist_ok=True)
+            handle = open(folder / f"game-{game_id}", "a+", encoding="utf-8")
+        except OSError as error:
+            raise StoreError(f"Cannot mark game {game_id} as open in {folder}: {error.strerror}.") from error
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise StoreError(f"Cannot mark game {game_id} as open in {folder}: {error.strerror}.") from error
+                handle.seek(0)
+                holder = handle.read().split()
+                here = socket.gethostname()
+                who = "" if not holder else f" (pid {holder[0]})" if holder[1:] in ([], [here]) else f" (pid {holder[0]} on {holder[1]})"
+                raise GameBusy(f"Game {game_id} is open in another storyhost{who}; close it there first.") from error
+            handle.truncate(0)
+            handle.write(f"{os.getpid()} {socket.gethostname()}\n")
+            handle.flush()
+            yield
