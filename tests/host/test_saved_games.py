@@ -1,0 +1,158 @@
+"""Saved games under hostile conditions, through the real `storyhost` process and real SQLite
+files: two sessions on one game, a damaged file, output that goes away, undoing the last move."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from host.store import GameStore
+from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
+from tests.host.test_golden import GAMES as GOLDEN_GAMES
+
+PLAYERS = ["--players", "Ana", "Bo", "Cy"]
+RACE = GOLDEN_GAMES["storytelling-race"]
+RACE_SCRIPT = ROOT / "tests" / "host" / "golden" / "storytelling-race.script"
+
+
+def _session(data_dir: Path, *args: str) -> subprocess.Popen[str]:
+    """A storyhost left open at its first prompt, as at a second terminal."""
+    process = subprocess.Popen(
+        storyhost_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=storyhost_env(data_dir), cwd=ROOT,
+    )
+    assert process.stdout is not None
+    process.stdout.readline()  # the game is open (its lock is taken before this line)
+    return process
+
+
+def _moves(data_dir: Path, game_id: int = 1) -> list[str]:
+    with GameStore(data_dir / "games.sqlite3") as store:
+        return [str(action) for action in store.actions(game_id)]
+
+
+def test_a_second_session_on_an_open_game_is_refused_and_a_killed_one_does_not_block(tmp_path):
+    run_storyhost(tmp_path, "play", "dixit", *PLAYERS, stdin="storyteller Ana\n")
+    first = _session(tmp_path, "resume", "1")
+    second = run_storyhost(tmp_path, "resume", "1", stdin="clue Mine\nundo\nundo\n")
+    assert second.returncode == 1
+    assert second.stderr == f"Game 1 is open in another storyhost (pid {first.pid}); close it there first.\n"
+    assert second.stdout == ""
+    stdout, _ = first.communicate("clue Hello\nundo\nclue Again\nquit\n", timeout=60)
+    assert "Undone: the last move (clue)." in stdout
+    assert _moves(tmp_path) == ["storyteller Ana", "clue Again"]
+
+    killed = _session(tmp_path, "resume", "1")
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(timeout=30)
+    after = run_storyhost(tmp_path, "resume", "1", stdin="undo\nquit\n")
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.startswith("Resuming Dixit, game 1, after 2 moves.")
+    assert _moves(tmp_path) == ["storyteller Ana"]
+
+
+def test_a_bare_resume_passes_over_a_game_open_elsewhere_or_damaged(tmp_path):
+    for player in ("Ana", "Bo", "Cy"):
+        run_storyhost(tmp_path, "play", "dixit", *PLAYERS, stdin=f"storyteller {player}\nclue Hm\n")
+    raw = sqlite3.connect(tmp_path / "games.sqlite3")
+    with raw:
+        raw.execute("DELETE FROM actions WHERE game_id = 3 AND seq = 1")  # a lost tail
+    raw.close()
+    open_elsewhere = _session(tmp_path, "resume", "2")
+    try:
+        resumed = run_storyhost(tmp_path, "resume", stdin="quit\n")
+    finally:
+        open_elsewhere.communicate("quit\n", timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Resuming Dixit, game 1, after 2 moves.")
+    damaged, busy = resumed.stderr.splitlines()
+    assert damaged.startswith(f"Game 3 in {tmp_path / 'games.sqlite3'} is damaged: 1 of its 2 moves can be read")
+    assert busy == f"Game 2 is open in another storyhost (pid {open_elsewhere.pid}); close it there first. Looking for another game to resume."
+    listed = run_storyhost(tmp_path, "games").stdout.splitlines()
+    assert listed[2].startswith("3: Game 3 in") and "damaged" in listed[2]
+    assert listed[0].startswith("1: Dixit, Ana, Bo, Cy; 2 moves, in progress")
+    refused = run_storyhost(tmp_path, "resume", "3", stdin="quit\n")
+    assert refused.returncode == 1 and len(refused.stderr.splitlines()) == 1 and refused.stdout == ""
+
+
+def test_a_damaged_file_is_refused_in_one_line_by_every_command_and_kept(tmp_path):
+    run_storyhost(tmp_path, "play", "dixit", *PLAYERS, stdin="storyteller Ana\nclue Hm\n")
+    path = tmp_path / "games.sqlite3"
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = bytes(range(256)) * 16  # page 2: the games table
+    path.write_bytes(bytes(data))
+    for args in (["games"], ["resume"], ["resume", "1"], ["play", "dixit", *PLAYERS]):
+        result = run_storyhost(tmp_path, *args, stdin="storyteller Bo\n")
+        assert result.returncode == 1, (args, result.stderr)
+        [line] = result.stderr.splitlines()
+        assert line.startswith(f"The saved games file {path} is damaged (SQLite: ")
+        assert "internal error" not in line and "Traceback" not in result.stdout
+        assert line.endswith("Move the file away to start a new one.")
+    assert path.read_bytes() == bytes(data)  # nothing was written into it
+    [copy] = tmp_path.glob("games.sqlite3.damaged-" + "?" * 12)
+    assert copy.read_bytes() == bytes(data)
+
+
+def test_the_last_move_of_a_game_can_be_undone_which_opens_it_again(tmp_path):
+    ended = run_storyhost(tmp_path, "play", *RACE, "--script", str(RACE_SCRIPT))
+    assert ended.stdout.splitlines()[-1] == "Game 1 is over and saved."
+    moves = _moves(tmp_path)
+    last = moves[-1]
+
+    looked = run_storyhost(tmp_path, "resume", "1", stdin="flip C2\nscore\n")
+    assert looked.returncode == 0, looked.stderr
+    assert looked.stdout.splitlines()[1].startswith("Game 1 is over: ")
+    assert "The game is over" in looked.stdout and looked.stdout.splitlines()[-1] == "Input ended. Game 1 stays over."
+    assert _moves(tmp_path) == moves
+    assert run_storyhost(tmp_path, "resume").stderr.startswith("There is no unfinished game to resume")
+
+    undone = run_storyhost(tmp_path, "resume", "1", stdin="undo\nquit\n")
+    assert last.startswith("flip ") and "Undone: the last move (flip)." in undone.stdout
+    assert _moves(tmp_path) == moves[:-1]
+    assert "in progress" in run_storyhost(tmp_path, "games").stdout
+
+    again = run_storyhost(tmp_path, "resume", stdin=f"{last}\n")  # the bare resume finds it open again
+    assert again.stdout.splitlines()[-1] == "Game 1 is over and saved."
+    assert _moves(tmp_path) == moves
+    assert ", over," in run_storyhost(tmp_path, "games").stdout
+
+
+def _closed_reader(data_dir: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run storyhost with its output going to a pipe nobody reads any more (like `| head -0`)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(storyhost_command(*args), input=stdin, stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, env=storyhost_env(data_dir), cwd=ROOT, timeout=120)
+    finally:
+        os.close(write_end)
+
+
+def test_output_that_goes_away_ends_quietly_or_in_one_line(tmp_path):
+    for args in (["rules", "stories"], ["models", "list"], ["games"]):
+        gone = _closed_reader(tmp_path, *args)
+        assert (gone.returncode, gone.stderr) == (128 + signal.SIGPIPE, ""), args
+    assert _closed_reader(tmp_path, "--help").stderr == ""
+    played = _closed_reader(tmp_path, "play", "dixit", *PLAYERS, stdin="storyteller Ana\n" + "score\n" * 2000)
+    assert (played.returncode, played.stderr) == (128 + signal.SIGPIPE, "")
+    assert "1: Dixit, Ana, Bo, Cy; 0 moves, in progress" in run_storyhost(tmp_path, "games").stdout
+
+    for args in (["rules", "stories"], ["games"], ["models", "list"]):
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(storyhost_command(*args), stdout=full, stderr=subprocess.PIPE, text=True,
+                                    env=storyhost_env(tmp_path), cwd=ROOT, timeout=120)
+        assert result.returncode == 1, args
+        assert result.stderr == "storyhost stopped: No space left on device (writing its output).\n", args
+
+
+def test_a_crash_log_that_cannot_be_written_is_one_line_not_two_tracebacks(tmp_path):
+    (tmp_path / "crash.log").mkdir()
+    with open(os.devnull) as read_only:  # output to a descriptor open for reading: an error no rule expects
+        result = subprocess.run(storyhost_command("rules", "dixit"), stdout=read_only, stderr=subprocess.PIPE,
+                                text=True, env=storyhost_env(tmp_path), cwd=ROOT, timeout=120)
+    assert result.returncode == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith("storyhost met an internal error (OSError: ")
+    assert line.endswith(f"Its details could not be written to {tmp_path / 'crash.log'} (Is a directory).")
