@@ -129,7 +129,7 @@ class GameStore:
             self._db.close()
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
                 raise StoreError(f"The saved games file {path} is busy in another storyhost; try again.") from error
-            raise self._damaged(" ".join(str(error).split())) from error
+            raise self._damaged(str(error)) from error
         except StoreError:
             self._db.close()
             raise
@@ -148,11 +148,11 @@ class GameStore:
     def _check_integrity(self) -> None:
         first = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if first != "ok":
-            raise self._damaged(" ".join(first.split()))
+            raise self._damaged(first)
 
     def _damaged(self, detail: str) -> StoreError:
         return StoreError(
-            f"The saved games file {self.path} is damaged (SQLite: {detail}); storyhost changes nothing in it."
+            f"The saved games file {self.path} is damaged (SQLite: {' '.join(detail.split())}); storyhost changes nothing in it."
             f" {self._keep_copy()} Move the file away to start a new one."
         )
 
@@ -184,12 +184,14 @@ class GameStore:
 
     def _upgrade(self) -> None:
         """Create the tables, or bring a file of an older storyhost up to date (in one transaction)."""
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > VERSION:
-            raise StoreError(f"The saved games file {self.path} was written by a newer storyhost; update storyhost to read it.")
-        if version == VERSION:
+        if self._db.execute("PRAGMA user_version").fetchone()[0] == VERSION:
             return
-        with self._transaction():
+        with self._transaction():  # two storyhosts starting at once upgrade it once
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > VERSION:
+                raise StoreError(f"The saved games file {self.path} was written by a newer storyhost; update storyhost to read it.")
+            if version == VERSION:
+                return
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
             if old:
                 self._db.execute("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")

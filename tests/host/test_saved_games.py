@@ -3,10 +3,14 @@ files: two sessions on one game, a damaged file, output that goes away, undoing 
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
+
+import pytest
 
 from host.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
@@ -156,3 +160,66 @@ def test_a_crash_log_that_cannot_be_written_is_one_line_not_two_tracebacks(tmp_p
     [line] = result.stderr.splitlines()
     assert line.startswith("storyhost met an internal error (OSError: ")
     assert line.endswith(f"Its details could not be written to {tmp_path / 'crash.log'} (Is a directory).")
+
+
+def _lines(script: Path) -> list[str]:
+    return [line.strip() for line in script.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _kill_during(data_dir: Path, args: list[str], lines: list[str], rng: random.Random) -> None:
+    """Type `lines`, each after the one before was answered, and kill -9 the host a random few
+    milliseconds after the last (so the move may be in flight), or during its start and replay."""
+    process = subprocess.Popen(
+        storyhost_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=storyhost_env(data_dir), cwd=ROOT,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    for index, line in enumerate(lines):
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        if index < len(lines) - 1:
+            while process.stdout.readline().strip() != f"> {line}":
+                pass
+    time.sleep(rng.uniform(0, 0.05) if lines else rng.uniform(0.2, 3.0))
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+
+
+def _final_state(data_dir: Path, player: str) -> list[str]:
+    result = run_storyhost(data_dir, "resume", "1", stdin=f"score\nturn\nprivate {player}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["dixit", "stories", "storytelling-race"])
+def test_kill_9_at_random_moments_and_both_resume_paths_continue_exactly(tmp_path, name):
+    """Each game's reviewed script, killed at a random move (maybe in flight), resumed and
+    killed again at random (maybe while replaying), then finished: the saved log and the final
+    state equal those of the game played without a break. Two seeds per game, one per resume
+    path ('resume 1' then a bare 'resume', and the other way round)."""
+    args = GOLDEN_GAMES[name]
+    player = args[args.index("--players") + 1]
+    script = _lines(ROOT / "tests" / "host" / "golden" / f"{name}.script")
+    complete = tmp_path / "complete"
+    assert run_storyhost(complete, "play", *args, stdin="\n".join(script) + "\n").returncode == 0
+    log = _moves(complete)
+    expected = _final_state(complete, player)
+    for seed in (1, 2):
+        rng = random.Random(f"{name}-{seed}")
+        killed = tmp_path / f"killed-{seed}"
+        paths = [["resume", "1"], ["resume"]][::1 if seed == 1 else -1]
+        _kill_during(killed, ["play", *args], script[:rng.randrange(1, len(script))], rng)
+        saved = _moves(killed)
+        assert saved == log[:len(saved)]
+        rest = log[len(saved):]
+        _kill_during(killed, paths[0], rest[:rng.randrange(len(rest))], rng)
+        saved = _moves(killed)
+        assert saved == log[:len(saved)]
+        finished = run_storyhost(killed, *paths[1], stdin="\n".join(log[len(saved):]) + "\n")
+        assert finished.returncode == 0, finished.stderr
+        assert finished.stdout.splitlines()[0].endswith(f", game 1, after {len(saved)} moves.")
+        assert finished.stdout.splitlines()[-1] == "Game 1 is over and saved."
+        assert _moves(killed) == log
+        assert _final_state(killed, player) == expected
