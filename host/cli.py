@@ -184,13 +184,12 @@ def _play(options: argparse.Namespace) -> None:
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
     inputs = _inputs(options, settings["players"])
-    with GameStore.open() as store:
-        game_id = store.create(options.game, settings)
+    with GameStore.open() as store, ExitStack() as held:
+        game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
-        with store.hold(game_id):
-            print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
-            _run(store, saved, match, options, inputs)
+        print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
+        _run(store, saved, match, options, inputs)
 
 
 def _replay(store: GameStore, saved: SavedGame) -> Match:
@@ -215,6 +214,7 @@ def _resume(options: argparse.Namespace) -> None:
             held.enter_context(store.hold(saved.id))
             match = _replay(store, saved)
         else:
+            passed_over = []
             for saved in store.unfinished():
                 try:
                     held.enter_context(store.hold(saved.id))
@@ -222,9 +222,14 @@ def _resume(options: argparse.Namespace) -> None:
                     break
                 except (GameBusy, GameDamaged) as error:
                     held.close()
-                    print(f"{error} Looking for another game to resume.", file=sys.stderr)
+                    passed_over.append(str(error))
             else:
-                raise UserError("There is no unfinished game to resume; start one with 'storyhost play'.")
+                for line in passed_over[:-1]:
+                    print(line, file=sys.stderr)
+                raise UserError(passed_over[-1] if passed_over else
+                                "There is no unfinished game to resume; start one with 'storyhost play'.")
+            for line in passed_over:
+                print(f"{line} Resuming another game.", file=sys.stderr)
         inputs = _inputs(options, saved.settings["players"])
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs)

@@ -26,7 +26,7 @@ import shutil
 import socket
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -256,7 +256,9 @@ class GameStore:
             " nothing was saved: resume it again to see it as it is."
         )
 
-    def create(self, game: str, settings: dict[str, Any]) -> int:
+    def create(self, game: str, settings: dict[str, Any], held: ExitStack | None = None) -> int:
+        """A new game's number; with `held`, the game is held open (see `hold`) before any
+        other storyhost can see it, until `held` closes."""
         now = _now()
         text = json.dumps(settings, ensure_ascii=False)
         with self._writing():
@@ -264,7 +266,10 @@ class GameStore:
                 "INSERT INTO games (game, settings, created, updated, digest) VALUES (?, ?, ?, ?, ?)",
                 (game, text, now, now, _first_digest(game, text)),
             )
-        return int(cursor.lastrowid or 0)
+            game_id = int(cursor.lastrowid or 0)
+            if held is not None:
+                held.enter_context(self.hold(game_id))
+        return game_id
 
     def append(self, game_id: int, seq: int, action: Action) -> None:
         """Save action number `seq` (0-based) of a game: refused unless exactly `seq` moves are saved."""
@@ -302,19 +307,29 @@ class GameStore:
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
     # -- reading
-    def actions(self, game_id: int) -> list[Action]:
-        """The game's whole log; GameDamaged if it cannot be read whole."""
+    def _read(self, game_id: int | None = None) -> list[tuple[SavedGame, list[Action]]]:
+        """Every saved game (or one), each with its log checked whole (`damage` says why not)."""
+        one = game_id is not None
         with self._reading():
-            row = self._db.execute("SELECT game, settings, moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"There is no game {game_id} in {self.path}.")
-            rows = self._db.execute(
-                "SELECT seq, verb, player, args, digest FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            games = self._db.execute(
+                "SELECT id, game, settings, created, updated, finished, moves, digest FROM games"
+                + (" WHERE id = ?" if one else "") + " ORDER BY id", (game_id,) if one else ()
             ).fetchall()
-        actions, damage = self._verified(game_id, row, rows)
-        if damage is not None:
-            raise GameDamaged(damage)
-        return actions
+            rows: dict[int, list[tuple[Any, ...]]] = {}
+            for owner, *row in self._db.execute(
+                "SELECT game_id, seq, verb, player, args, digest FROM actions"
+                + (" WHERE game_id = ?" if one else "") + " ORDER BY game_id, seq", (game_id,) if one else ()
+            ):
+                rows.setdefault(owner, []).append(tuple(row))
+        read = []
+        for id_, game, settings, created, updated, finished, moves, digest in games:
+            actions, damage = self._verified(id_, (game, settings, moves, digest), rows.get(id_, []))
+            try:
+                parsed = json.loads(settings)
+            except ValueError:
+                parsed, damage = {}, damage or f"Game {id_} in {self.path} is damaged: its settings cannot be read."
+            read.append((SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage), actions))
+        return read
 
     def _verified(self, game_id: int, game: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> tuple[list[Action], str | None]:
         """Replay the hash chain of one game's rows against its row in `games`."""
@@ -342,27 +357,21 @@ class GameStore:
             f" {self._keep_copy()} The other games are not affected."
         )
 
-    def games(self) -> Iterator[SavedGame]:
-        """Every saved game, each checked whole (`damage` says why one is not)."""
-        with self._reading():
-            games = self._db.execute(
-                "SELECT id, game, settings, created, updated, finished, moves, digest FROM games ORDER BY id"
-            ).fetchall()
-            rows: dict[int, list[tuple[Any, ...]]] = {}
-            for game_id, *row in self._db.execute(
-                "SELECT game_id, seq, verb, player, args, digest FROM actions ORDER BY game_id, seq"
-            ):
-                rows.setdefault(game_id, []).append(tuple(row))
-        for id_, game, settings, created, updated, finished, moves, digest in games:
-            _, damage = self._verified(id_, (game, settings, moves, digest), rows.get(id_, []))
-            try:
-                parsed = json.loads(settings)
-            except ValueError:
-                parsed, damage = {}, damage or f"Game {id_} in {self.path} is damaged: its settings cannot be read."
-            yield SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage)
+    def actions(self, game_id: int) -> list[Action]:
+        """The game's whole log; GameDamaged if it cannot be read whole."""
+        read = self._read(game_id)
+        if not read:
+            raise StoreError(f"There is no game {game_id} in {self.path}.")
+        [(saved, actions)] = read
+        if saved.damage is not None:
+            raise GameDamaged(saved.damage)
+        return actions
+
+    def games(self) -> list[SavedGame]:
+        return [saved for saved, _ in self._read()]
 
     def get(self, game_id: int) -> SavedGame | None:
-        return next((saved for saved in self.games() if saved.id == game_id), None)
+        return next((saved for saved, _ in self._read(game_id)), None)
 
     def unfinished(self) -> list[SavedGame]:
         """The unfinished games, the one played last first."""

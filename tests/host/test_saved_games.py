@@ -73,12 +73,25 @@ def test_a_bare_resume_passes_over_a_game_open_elsewhere_or_damaged(tmp_path):
     assert resumed.stdout.startswith("Resuming Dixit, game 1, after 2 moves.")
     damaged, busy = resumed.stderr.splitlines()
     assert damaged.startswith(f"Game 3 in {tmp_path / 'games.sqlite3'} is damaged: 1 of its 2 moves can be read")
-    assert busy == f"Game 2 is open in another storyhost (pid {open_elsewhere.pid}); close it there first. Looking for another game to resume."
+    assert busy == f"Game 2 is open in another storyhost (pid {open_elsewhere.pid}); close it there first. Resuming another game."
+    assert damaged.endswith("The other games are not affected. Resuming another game.")
     listed = run_storyhost(tmp_path, "games").stdout.splitlines()
     assert listed[2].startswith("3: Game 3 in") and "damaged" in listed[2]
     assert listed[0].startswith("1: Dixit, Ana, Bo, Cy; 2 moves, in progress")
     refused = run_storyhost(tmp_path, "resume", "3", stdin="quit\n")
-    assert refused.returncode == 1 and len(refused.stderr.splitlines()) == 1 and refused.stdout == ""
+    assert refused.returncode == 1 and refused.stderr.splitlines() == [damaged.removesuffix(" Resuming another game.")]
+    assert refused.stdout == ""
+    stuck = [_session(tmp_path, "resume", str(game_id)) for game_id in (1, 2)]  # every other game is open elsewhere
+    try:
+        alone = run_storyhost(tmp_path, "resume", stdin="quit\n")
+    finally:
+        for session in stuck:
+            session.communicate("quit\n", timeout=60)
+    assert alone.returncode == 2 and alone.stdout == ""  # said at once, not waited for
+    assert alone.stderr.splitlines()[1:] == [
+        f"Game {game_id} is open in another storyhost (pid {session.pid}); close it there first." for game_id, session in ((2, stuck[1]), (1, stuck[0]))
+    ]
+    assert _moves(tmp_path, 1) == ["storyteller Ana", "clue Hm"] and _moves(tmp_path, 2) == ["storyteller Bo", "clue Hm"]
 
 
 def test_a_damaged_file_is_refused_in_one_line_by_every_command_and_kept(tmp_path):

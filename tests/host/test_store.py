@@ -39,7 +39,7 @@ def test_drop_last_and_finish(tmp_path):
         other = store.create("dixit", {"players": ["A", "B", "C"]})
         assert [saved.id for saved in store.unfinished()] == [other]
         store.drop_last(game_id, 0)  # undoing the last move of a finished game opens it again
-        assert store.actions(game_id) == [] and not store.games().__next__().finished
+        assert store.actions(game_id) == [] and not store.games()[0].finished
         store.append(game_id, 0, Action("side", "B", ("quirky",)))
         assert store.actions(game_id) == [Action("side", "B", ("quirky",))]
 
