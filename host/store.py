@@ -30,7 +30,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import platformdirs
 
@@ -113,6 +113,7 @@ class GameStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._held: dict[int, TextIO] = {}
         unclean = Path(f"{path}-wal").exists() or Path(f"{path}-journal").exists()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,119 +286,178 @@ class GameStore:
                 (game_id, moves, action.verb, action.player, args, now, digest),
             )
             self._db.execute("UPDATE games SET moves = ?, digest = ?, updated = ? WHERE id = ?", (moves + 1, digest, now, game_id))
+        self._note_head(game_id, seq + 1, digest)
 
     def drop_last(self, game_id: int, seq: int) -> None:
         """Forget move number `seq` (undo), which must be the game's last; the game is open again."""
+        before = self._digest_after(game_id, seq)
+        self._note_head(game_id, seq, before)  # first: the note may be behind the file, never ahead
         with self._writing():
             moves, _ = self._count(game_id)
             if moves != seq + 1:
                 raise self._changed_elsewhere(game_id, moves, seq + 1)
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
-            before = self._db.execute("SELECT digest FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq - 1)).fetchone()
-            if before is None:
-                game, settings = self._db.execute("SELECT game, settings FROM games WHERE id = ?", (game_id,)).fetchone()
-                before = (_first_digest(game, settings),)
             self._db.execute(
                 "UPDATE games SET moves = ?, digest = ?, updated = ?, finished = 0 WHERE id = ?",
-                (seq, before[0], _now(), game_id),
+                (seq, before, _now(), game_id),
             )
+
+    def _digest_after(self, game_id: int, moves: int) -> str | None:
+        """The hash of the game's first `moves` moves as saved, None if it has fewer."""
+        if moves == 0:
+            row = self._db.execute("SELECT game, settings FROM games WHERE id = ?", (game_id,)).fetchone()
+            return None if row is None else _first_digest(*row)
+        row = self._db.execute("SELECT digest FROM actions WHERE game_id = ? AND seq = ?", (game_id, moves - 1)).fetchone()
+        return None if row is None else str(row[0])
 
     def mark_finished(self, game_id: int, finished: bool = True) -> None:
         with self._writing():
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
     # -- reading
-    def _read(self, game_id: int | None = None) -> list[tuple[SavedGame, list[Action]]]:
-        """Every saved game (or one), each with its log checked whole (`damage` says why not)."""
+    def _summaries(self, game_id: int | None = None) -> list[SavedGame]:
+        """Every saved game (or one), each checked against its row: as many moves as it says,
+        numbered without a gap, its settings and first move hashing to the first move's hash,
+        the last move's hash its hash. (Replaying the whole hash chain is left to `actions`,
+        so that listing a file of many games stays quick.)"""
         one = game_id is not None
+        known = {id_: self._last_known(id_) for id_ in self._noted_games()}  # before the file: notes lag behind it
         with self._reading():
-            games = self._db.execute(
-                "SELECT id, game, settings, created, updated, finished, moves, digest FROM games"
-                + (" WHERE id = ?" if one else "") + " ORDER BY id", (game_id,) if one else ()
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.settings, g.created, g.updated, g.finished, g.moves, g.digest,"
+                " COUNT(a.seq), MAX(a.seq), f.verb, f.player, f.args, f.digest, l.verb, l.player, l.args, l.digest,"
+                " (SELECT digest FROM actions WHERE game_id = g.id AND seq = g.moves - 2)"
+                " FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+                " LEFT JOIN actions f ON f.game_id = g.id AND f.seq = 0"
+                " LEFT JOIN actions l ON l.game_id = g.id AND l.seq = g.moves - 1"
+                + (" WHERE g.id = ?" if one else "") + " GROUP BY g.id ORDER BY g.id", (game_id,) if one else (),
             ).fetchall()
-            rows: dict[int, list[tuple[Any, ...]]] = {}
-            for owner, *row in self._db.execute(
-                "SELECT game_id, seq, verb, player, args, digest FROM actions"
-                + (" WHERE game_id = ?" if one else "") + " ORDER BY game_id, seq", (game_id,) if one else ()
-            ):
-                rows.setdefault(owner, []).append(tuple(row))
-        read = []
-        for id_, game, settings, created, updated, finished, moves, digest in games:
-            actions, damage = self._verified(id_, (game, settings, moves, digest), rows.get(id_, []))
+        saved = []
+        for id_, game, settings, created, updated, finished, moves, digest, count, highest, *ends, before_last in rows:
+            first, last = ends[:4], ends[4:]
+            damage = None
+            origin = _first_digest(game, settings)
+            if count != moves or (highest if count else -1) != moves - 1:
+                damage = self._damage(id_, f"{count} of its {moves} moves can be read" if count < moves else "its moves do not match its record")
+            elif (_chain(origin, *first[:3]) != first[3]) if moves else digest != origin:
+                damage = self._damage(id_, "its settings or first move were altered")
+            elif moves and not digest == last[3] == _chain(before_last if moves > 1 else origin, *last[:3]):
+                damage = self._damage(id_, "its last move was altered")
+            elif (noted := known.get(id_)) is not None and (noted[0] > moves or noted[0] == moves and noted[1] != digest):
+                damage = self._behind(id_, noted[0])
             try:
                 parsed = json.loads(settings)
             except ValueError:
-                parsed, damage = {}, damage or f"Game {id_} in {self.path} is damaged: its settings cannot be read."
-            read.append((SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage), actions))
-        return read
+                parsed, damage = {}, damage or self._damage(id_, "its settings cannot be read")
+            saved.append(SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage))
+        return saved
 
-    def _verified(self, game_id: int, game: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> tuple[list[Action], str | None]:
-        """Replay the hash chain of one game's rows against its row in `games`."""
-        name, settings, moves, last = game
-        digest = _first_digest(name, settings)
-        actions: list[Action] = []
-        trouble = None
-        for expected, (seq, verb, player, args, saved) in enumerate(rows):
-            digest = _chain(digest, verb, player, args)
-            if seq != expected or saved != digest:
-                trouble = f"move {expected + 1} is missing or altered"
-                break
-            try:
-                actions.append(Action(verb, player, tuple(json.loads(args))))
-            except (ValueError, TypeError):
-                trouble = f"move {expected + 1} cannot be read"
-                break
-        else:
-            if len(rows) != moves or digest != last:
-                trouble = f"{len(rows)} of its {moves} moves can be read" if len(rows) < moves else "its moves do not match its record"
-        if trouble is None:
-            return actions, None
-        return actions, (
+    def _noted_games(self) -> list[int]:
+        try:
+            return [int(note.name.removeprefix("game-")) for note in self._head_file(0).parent.glob("game-*")]
+        except (OSError, ValueError):
+            return []
+
+    def _damage(self, game_id: int, trouble: str) -> str:
+        return (
             f"Game {game_id} in {self.path} is damaged: {trouble}, so storyhost will not replay it short."
             f" {self._keep_copy()} The other games are not affected."
         )
 
     def actions(self, game_id: int) -> list[Action]:
-        """The game's whole log; GameDamaged if it cannot be read whole."""
-        read = self._read(game_id)
-        if not read:
-            raise StoreError(f"There is no game {game_id} in {self.path}.")
-        [(saved, actions)] = read
-        if saved.damage is not None:
-            raise GameDamaged(saved.damage)
+        """The game's whole log, its hash chain replayed; GameDamaged if it cannot be read whole."""
+        with self._reading():
+            game = self._db.execute("SELECT game, settings, moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
+            if game is None:
+                raise StoreError(f"There is no game {game_id} in {self.path}.")
+            rows = self._db.execute(
+                "SELECT seq, verb, player, args, digest FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        name, settings, moves, digest = game
+        digest_so_far = _first_digest(name, settings)
+        actions: list[Action] = []
+        for expected, (seq, verb, player, args, saved) in enumerate(rows):
+            digest_so_far = _chain(digest_so_far, verb, player, args)
+            if seq != expected or saved != digest_so_far:
+                raise GameDamaged(self._damage(game_id, f"move {expected + 1} is missing or altered"))
+            try:
+                actions.append(Action(verb, player, tuple(json.loads(args))))
+            except (ValueError, TypeError) as error:
+                raise GameDamaged(self._damage(game_id, f"move {expected + 1} cannot be read")) from error
+        if len(rows) < moves:
+            raise GameDamaged(self._damage(game_id, f"{len(rows)} of its {moves} moves can be read"))
+        if len(rows) != moves or digest_so_far != digest:
+            raise GameDamaged(self._damage(game_id, "its moves do not match its record"))
         return actions
 
     def games(self) -> list[SavedGame]:
-        return [saved for saved, _ in self._read()]
+        return self._summaries()
 
     def get(self, game_id: int) -> SavedGame | None:
-        return next((saved for saved, _ in self._read(game_id)), None)
+        return next(iter(self._summaries(game_id)), None)
 
     def unfinished(self) -> list[SavedGame]:
         """The unfinished games, the one played last first."""
         return sorted((saved for saved in self.games() if not saved.finished), key=lambda saved: (saved.updated, saved.id), reverse=True)
 
+    def _head_file(self, game_id: int) -> Path:
+        return self.path.with_name(f"{self.path.name}.open") / f"game-{game_id}"
+
+    def _last_known(self, game_id: int) -> tuple[int, str] | None:
+        """The move count and hash last saved for the game by this machine, as noted beside the
+        file: a file that reads as a consistent older game (pages written back stale, an older
+        copy put in its place) has fewer moves than its note."""
+        try:
+            moves, digest = self._head_file(game_id).read_text(encoding="utf-8").splitlines()[1].split()
+            return int(moves), digest
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _behind(self, game_id: int, moves: int) -> str:
+        return self._damage(
+            game_id,
+            f"it had {moves} moves when last saved on this computer and fewer can be read now (the file lost"
+            f" them, or is an older copy; to play it as it is, delete {self._head_file(game_id)})",
+        )
+
+    def _note_head(self, game_id: int, moves: int, digest: str | None) -> None:
+        """Note the game's move count and hash beside the file (in its open-game file, while held)."""
+        handle = self._held.get(game_id)
+        if handle is not None:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"{os.getpid()} {socket.gethostname()}\n{moves} {digest}\n")
+            handle.flush()
+
     @contextmanager
     def hold(self, game_id: int) -> Iterator[None]:
-        """Hold the game open for this process: GameBusy if another storyhost has it."""
-        folder = self.path.with_name(f"{self.path.name}.open")
+        """Hold the game open for this process: GameBusy if another storyhost has it, GameDamaged
+        if it reads as fewer moves than were noted when it was last saved here."""
+        head = self._head_file(game_id)
         try:
-            folder.mkdir(exist_ok=True)
-            handle = open(folder / f"game-{game_id}", "a+", encoding="utf-8")
+            head.parent.mkdir(exist_ok=True)
+            handle = open(head, "a+", encoding="utf-8")
         except OSError as error:
-            raise StoreError(f"Cannot mark game {game_id} as open in {folder}: {error.strerror}.") from error
+            raise StoreError(f"Cannot mark game {game_id} as open in {head.parent}: {error.strerror}.") from error
         with handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as error:
                 if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise StoreError(f"Cannot mark game {game_id} as open in {folder}: {error.strerror}.") from error
+                    raise StoreError(f"Cannot mark game {game_id} as open in {head.parent}: {error.strerror}.") from error
                 handle.seek(0)
-                holder = handle.read().split()
-                here = socket.gethostname()
-                who = "" if not holder else f" (pid {holder[0]})" if holder[1:] in ([], [here]) else f" (pid {holder[0]} on {holder[1]})"
-                raise GameBusy(f"Game {game_id} is open in another storyhost{who}; close it there first.") from error
-            handle.truncate(0)
-            handle.write(f"{os.getpid()} {socket.gethostname()}\n")
-            handle.flush()
-            yield
+                holder = (handle.readline().split() + [""])[:2]
+                who = f" (pid {holder[0]})" if holder[1] in ("", socket.gethostname()) else f" (pid {holder[0]} on {holder[1]})"
+                raise GameBusy(f"Game {game_id} is open in another storyhost{who if holder[0] else ''}; close it there first.") from error
+            known = self._last_known(game_id)
+            with self._reading():
+                saved = self._db.execute("SELECT moves FROM games WHERE id = ?", (game_id,)).fetchone()
+                if known is not None and saved is not None and self._digest_after(game_id, known[0]) != known[1]:
+                    raise GameDamaged(self._behind(game_id, known[0]))
+                self._held[game_id] = handle
+                if saved is not None:
+                    self._note_head(game_id, saved[0], self._digest_after(game_id, saved[0]))
+            try:
+                yield
+            finally:
+                del self._held[game_id]

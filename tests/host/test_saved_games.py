@@ -236,3 +236,25 @@ def test_kill_9_at_random_moments_and_both_resume_paths_continue_exactly(tmp_pat
         assert finished.stdout.splitlines()[-1] == "Game 1 is over and saved."
         assert _moves(killed) == log
         assert _final_state(killed, player) == expected
+
+
+def test_a_file_that_reads_as_an_older_game_is_refused_until_the_player_accepts_it(tmp_path):
+    """Stale pages, or an older copy put in the file's place, read as a whole game with fewer
+    moves: the note of the last save beside the file tells, and says how to accept it."""
+    path = tmp_path / "games.sqlite3"
+    run_storyhost(tmp_path, "play", "dixit", *PLAYERS, stdin="storyteller Ana\nclue Hm\n")
+    older = path.read_bytes()
+    run_storyhost(tmp_path, "resume", stdin="shown\n")
+    path.write_bytes(older)
+    note = tmp_path / "games.sqlite3.open" / "game-1"
+    for args in (["resume", "1"], ["resume"]):
+        refused = run_storyhost(tmp_path, *args, stdin="undo\n")
+        assert refused.returncode in (1, 2) and refused.stdout == ""
+        [line] = refused.stderr.splitlines()
+        assert line.startswith(f"Game 1 in {path} is damaged: it had 3 moves when last saved on this computer and fewer can be read now")
+        assert f"to play it as it is, delete {note})" in line
+    assert "damaged: it had 3 moves" in run_storyhost(tmp_path, "games").stdout
+    assert _moves(tmp_path) == ["storyteller Ana", "clue Hm"]  # nothing changed
+    note.unlink()
+    accepted = run_storyhost(tmp_path, "resume", stdin="quit\n")
+    assert accepted.stdout.startswith("Resuming Dixit, game 1, after 2 moves.")
