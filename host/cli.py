@@ -192,10 +192,12 @@ def _play(options: argparse.Namespace) -> None:
         _run(store, saved, match, options, inputs)
 
 
-def _replay(store: GameStore, saved: SavedGame) -> Match:
-    """The saved game as it stands; GameDamaged if it cannot be read whole or replayed."""
+def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
+    """Hold the saved game open and replay it; GameDamaged if it cannot be read whole or
+    replayed, GameBusy if it is open in another storyhost."""
     if saved.damage is not None:
         raise GameDamaged(saved.damage)
+    held.enter_context(store.hold(saved.id))
     actions = store.actions(saved.id)
     try:
         return Match(GAMES[saved.game].factory(saved.settings), actions)
@@ -211,14 +213,12 @@ def _resume(options: argparse.Namespace) -> None:
             saved = store.get(options.id)
             if saved is None:
                 raise UserError(f"There is no saved game {options.id}; 'storyhost games' lists them.")
-            held.enter_context(store.hold(saved.id))
-            match = _replay(store, saved)
+            match = _open(store, saved, held)
         else:
             passed_over = []
             for saved in store.unfinished():
                 try:
-                    held.enter_context(store.hold(saved.id))
-                    match = _replay(store, saved)
+                    match = _open(store, saved, held)
                     break
                 except (GameBusy, GameDamaged) as error:
                     held.close()

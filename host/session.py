@@ -140,7 +140,7 @@ class Session:
         self.preferences = preferences or Preferences()
         self.card_reading = card_reading
         self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
-        self._over_before = False  # resumed after its end: waiting for an undo
+        self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
 
@@ -154,7 +154,7 @@ class Session:
         self.source = source
         self._over_before = self.state.is_over()
         if self._over_before:
-            self.out.note(f"Game {self.game_id} is over: {self.state.status()} 'undo' takes back its last move; 'quit' leaves it as it is.")
+            self.out.note(f"{self.state.status()} 'undo' takes back the last move of game {self.game_id} and opens it again; 'quit' leaves it over.")
         else:
             self._announce(self.state.opening())
         try:
