@@ -8,8 +8,9 @@ expects, so a log never has a gap. Each move row carries a running SHA-256 over 
 settings and every move up to it, and the game's row the count and the last hash: a game whose
 log does not end where its row says (a lost tail, a lost or altered middle) is refused as
 damaged, never replayed short. A file that was not closed cleanly (its write-ahead log is still
-there) or that fails a read gets SQLite's own `PRAGMA quick_check`; a damaged file is copied
-aside and refused with one line saying where the copy is.
+there), that fails a read, or that is about to be changed (a game created, held or upgraded)
+gets SQLite's own `PRAGMA quick_check` (about 5 ms a megabyte); a damaged file is copied aside
+and refused with one line saying where the copy is, and nothing is written into it.
 
 A session holds a game open with an exclusive `flock` on a small file naming its pid: a second
 session is refused, and the kernel drops the lock with the process, however it ends (kill -9
@@ -114,6 +115,7 @@ class GameStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._held: dict[int, TextIO] = {}
+        self._sound = False  # quick_check passed since this store was opened
         unclean = Path(f"{path}-wal").exists() or Path(f"{path}-journal").exists()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,6 +152,13 @@ class GameStore:
         first = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if first != "ok":
             raise self._damaged(first)
+        self._sound = True
+
+    def _before_changing(self) -> None:
+        """Nothing is written into a damaged file: it is checked once before its first change."""
+        if not self._sound:
+            with self._reading():
+                self._check_integrity()
 
     def _damaged(self, detail: str) -> StoreError:
         return StoreError(
@@ -195,6 +204,7 @@ class GameStore:
                 return
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
             if old:
+                self._check_integrity()
                 self._db.execute("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")
                 self._db.execute("ALTER TABLE games ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
                 self._db.execute("ALTER TABLE actions ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
@@ -260,6 +270,7 @@ class GameStore:
     def create(self, game: str, settings: dict[str, Any], held: ExitStack | None = None) -> int:
         """A new game's number; with `held`, the game is held open (see `hold`) before any
         other storyhost can see it, until `held` closes."""
+        self._before_changing()
         now = _now()
         text = json.dumps(settings, ensure_ascii=False)
         with self._writing():
@@ -433,6 +444,7 @@ class GameStore:
     def hold(self, game_id: int) -> Iterator[None]:
         """Hold the game open for this process: GameBusy if another storyhost has it, GameDamaged
         if it reads as fewer moves than were noted when it was last saved here."""
+        self._before_changing()
         head = self._head_file(game_id)
         try:
             head.parent.mkdir(exist_ok=True)

@@ -173,6 +173,21 @@ def test_every_action_is_committed_as_it_is_appended(tmp_path):
     assert rows == [("storyteller", "A")]
 
 
+def test_nothing_is_written_into_a_damaged_file_not_even_a_new_game(tmp_path):
+    """The file was closed cleanly and the games table reads: the damage (a page of moves) is
+    found by the check before the first change."""
+    path = tmp_path / "games.sqlite3"
+    _many_games(path)
+    data = bytearray(path.read_bytes())
+    data[-4096:] = random.Random(1).randbytes(4096)
+    path.write_bytes(bytes(data))
+    with GameStore(path) as store:
+        for change in (lambda: store.create("dixit", {"players": ["A", "B", "C"]}), lambda: store.hold(1).__enter__()):
+            with pytest.raises(StoreError, match=rf"^The saved games file {path} is damaged \(SQLite: .*\)"):
+                change()
+    assert path.read_bytes() == bytes(data)
+
+
 def _many_games(path) -> dict[int, list[Action]]:
     """A file of several pages: eight games of sixty moves each."""
     saved: dict[int, list[Action]] = {}
