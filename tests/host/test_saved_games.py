@@ -211,9 +211,10 @@ def _final_state(data_dir: Path, player: str) -> list[str]:
 @pytest.mark.parametrize("name", ["dixit", "stories", "storytelling-race"])
 def test_kill_9_at_random_moments_and_both_resume_paths_continue_exactly(tmp_path, name):
     """Each game's reviewed script, killed at a random move (maybe in flight), resumed and
-    killed again at random (maybe while replaying), then finished: the saved log and the final
-    state equal those of the game played without a break. Two seeds per game, one per resume
-    path ('resume 1' then a bare 'resume', and the other way round)."""
+    killed again at a random move, then once more while it starts or replays, then finished:
+    the saved log and the final state equal those of the game played without a break. Two
+    seeds per game, one per order of the resume paths ('resume 1' then a bare 'resume', and the
+    other way round)."""
     args = GOLDEN_GAMES[name]
     player = args[args.index("--players") + 1]
     script = _lines(ROOT / "tests" / "host" / "golden" / f"{name}.script")
@@ -230,8 +231,11 @@ def test_kill_9_at_random_moments_and_both_resume_paths_continue_exactly(tmp_pat
         assert saved == log[:len(saved)]
         rest = log[len(saved):]
         _kill_during(killed, paths[0], rest[:rng.randrange(len(rest))], rng)
+        print(f"{name}, seed {seed}: killed after {len(saved)}, then {len(_moves(killed))} of {len(log)} moves")
         saved = _moves(killed)
         assert saved == log[:len(saved)]
+        _kill_during(killed, paths[1], [], rng)  # while it starts or replays: nothing changes
+        assert _moves(killed) == saved
         finished = run_storyhost(killed, *paths[1], stdin="\n".join(log[len(saved):]) + "\n")
         assert finished.returncode == 0, finished.stderr
         assert finished.stdout.splitlines()[0].endswith(f", game 1, after {len(saved)} moves.")
