@@ -332,7 +332,8 @@ class GameStore:
         the last move's hash its hash. (Replaying the whole hash chain is left to `actions`,
         so that listing a file of many games stays quick.)"""
         one = game_id is not None
-        known = {id_: self._last_known(id_) for id_ in self._noted_games()}  # before the file: notes lag behind it
+        notes = [game_id] if game_id is not None else self._noted_games()
+        known = {id_: self._last_known(id_) for id_ in notes}  # read before the file: a note lags behind it
         with self._reading():
             rows = self._db.execute(
                 "SELECT g.id, g.game, g.settings, g.created, g.updated, g.finished, g.moves, g.digest,"
