@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import faulthandler
 import importlib
+import os
 import signal
 import sys
 import traceback
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from games.base import Match, SetupError, join_names, plural
+from games.base import IllegalAction, Match, SetupError, join_names, plural
 from host.audio_in import MicGate, MicrophoneSource
 from host.card_reading import CardReading
 from host.catalog import GAMES, add_play_options, new_settings, referee
@@ -29,7 +32,7 @@ from host.spoken_names import CallError, parse_calls, spoken_names
 from host.voice_control import VoiceControl
 from host.voice_phrases import Names, nearest_term
 from host.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
-from host.store import GameStore, SavedGame, StoreError, data_dir
+from host.store import GameBusy, GameDamaged, GameStore, SavedGame, StoreError, data_dir
 from nlp import LanguageResourceMissing
 from nlp.commands import fold
 
@@ -191,26 +194,53 @@ def _play(options: argparse.Namespace) -> None:
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
     inputs = _inputs(options, settings["players"])
-    with GameStore.open() as store:
-        game_id = store.create(options.game, settings)
+    with GameStore.open() as store, ExitStack() as held:
+        game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
         print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
         _run(store, saved, match, options, inputs)
 
 
+def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
+    """Hold the saved game open and replay it; GameDamaged if it cannot be read whole or
+    replayed, GameBusy if it is open in another storyhost."""
+    if saved.damage is not None:
+        raise GameDamaged(saved.damage)
+    held.enter_context(store.hold(saved.id))
+    actions = store.actions(saved.id)
+    try:
+        return Match(GAMES[saved.game].factory(saved.settings), actions)
+    except (IllegalAction, SetupError, DeckError) as error:
+        raise GameDamaged(f"Game {saved.id} cannot be replayed by this storyhost: {error}") from error
+
+
 def _resume(options: argparse.Namespace) -> None:
-    with GameStore.open() as store:
-        saved = store.get(options.id) if options.id is not None else store.latest_unfinished()
-        if saved is None:
-            raise UserError(
-                f"There is no saved game {options.id}; 'storyhost games' lists them."
-                if options.id is not None else "There is no unfinished game to resume; start one with 'storyhost play'."
-            )
-        if saved.finished:
-            raise UserError(f"Game {saved.id} is already over; start a new one with 'storyhost play'.")
+    """`resume N` opens game N, even one that is over (its last move can be undone); a bare
+    `resume` the latest unfinished game that is neither open elsewhere nor damaged."""
+    with GameStore.open() as store, ExitStack() as held:
+        if options.id is not None:
+            saved = store.get(options.id)
+            if saved is None:
+                raise UserError(f"There is no saved game {options.id}; 'storyhost games' lists them.")
+            match = _open(store, saved, held)
+        else:
+            passed_over = []
+            for saved in store.unfinished():
+                try:
+                    match = _open(store, saved, held)
+                    break
+                except (GameBusy, GameDamaged) as error:
+                    held.close()
+                    passed_over.append(str(error))
+            else:
+                for line in passed_over[:-1]:
+                    print(line, file=sys.stderr)
+                raise UserError(passed_over[-1] if passed_over else
+                                "There is no unfinished game to resume; start one with 'storyhost play'.")
+            for line in passed_over:
+                print(f"{line} Resuming another game.", file=sys.stderr)
         inputs = _inputs(options, saved.settings["players"])
-        match = Match(GAMES[saved.game].factory(saved.settings), store.actions(saved.id))
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs)
 
@@ -244,6 +274,9 @@ def _games(options: argparse.Namespace) -> None:
         print("No saved games yet; start one with 'storyhost play GAME --players NAME NAME NAME'.")
     now = datetime.now().astimezone()
     for saved in saved_games:
+        if saved.damage is not None:
+            print(f"{saved.id}: {saved.damage}")
+            continue
         state = "over" if saved.finished else "in progress"
         players = join_names(saved.settings["players"])
         moves = "no moves yet" if saved.moves == 0 else plural(saved.moves, "move")
@@ -258,38 +291,74 @@ def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Output that goes away ends it quietly (a closed pipe, as in
+    `storyhost models list | head -1`) or in one line (a full disk), for every command."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] and argv[0] in DELEGATED:
-        module = importlib.import_module(DELEGATED[argv[0]])
-        return module.main(argv[1:])
-    options = _parser().parse_args(argv)
-    # A host that stops answering at the table can be asked where it is: kill -USR1 PID prints
-    # every thread's stack on stderr, and the game goes on.
-    faulthandler.register(signal.SIGUSR1, all_threads=True)
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     try:
-        handlers[options.command](options)
+        if argv[:1] and argv[0] in DELEGATED:
+            status = int(importlib.import_module(DELEGATED[argv[0]]).main(argv[1:]))
+        else:
+            options = _parser().parse_args(argv)
+            # A host that stops answering at the table can be asked where it is: kill -USR1 PID
+            # prints every thread's stack on stderr, and the game goes on.
+            faulthandler.register(signal.SIGUSR1, all_threads=True)
+            handlers[options.command](options)
+            status = 0
+        sys.stdout.flush()  # a full disk shows here, not after main when nobody can answer it
+        return status
     except UserError as error:
-        print(error, file=sys.stderr)
+        _tell(str(error))
         return 2
     except (StoreError, LanguageResourceMissing) as error:
-        print(error, file=sys.stderr)
+        _tell(str(error))
         return 1
     except KeyboardInterrupt:
         print("\nStopped. The game is saved: 'storyhost resume' continues it.")
         return 130
+    except BrokenPipeError:  # the reader has gone (| head): nobody is left to tell
+        _discard_output()
+        return 128 + signal.SIGPIPE
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return _crash(error)
+        _discard_output()
+        _tell(f"storyhost stopped: {error.strerror} (writing {error.filename or 'its output'}).")
+        return 1
     except Exception as error:  # a bug: keep the details for the developers, not the table
-        log = data_dir() / "crash.log"
+        return _crash(error)
+
+
+def _crash(error: Exception) -> int:
+    log = data_dir() / "crash.log"
+    try:
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a", encoding="utf-8") as file:
             traceback.print_exc(file=file)
-        print(
-            f"storyhost met an internal error ({type(error).__name__}: {error}). Every move made so far is saved;"
-            f" 'storyhost resume' continues the game. Details are in {log}.",
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+        details = f"Details are in {log}."
+    except OSError as trouble:
+        details = f"Its details could not be written to {log} ({trouble.strerror})."
+    _tell(
+        f"storyhost met an internal error ({type(error).__name__}: {error}). Every move made so far is saved;"
+        f" 'storyhost resume' continues the game. {details}"
+    )
+    return 1
+
+
+def _tell(line: str) -> None:
+    """One line on standard error, unless that is gone too."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def _discard_output() -> None:
+    """Send what is left in stdout's buffer nowhere, so the exit does not fail on it again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

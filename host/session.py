@@ -176,6 +176,7 @@ class Session:
         self.preferences = preferences or Preferences()
         self.card_reading = card_reading
         self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
+        self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
 
@@ -184,16 +185,22 @@ class Session:
         return self.match.state
 
     def run(self, source: LineSource) -> None:
+        """Play until the game ends. A game resumed when it is already over waits for 'undo',
+        which takes back its last move and opens it again, or for the end of input."""
         self.source = source
-        self._announce(self.state.opening())
+        self._over_before = self.state.is_over()
+        if self._over_before:
+            self.out.note(f"{self.state.status()} 'undo' takes back the last move of game {self.game_id} and opens it again; 'quit' leaves it over.")
+        else:
+            self._announce(self.state.opening())
         try:
-            while not self.state.is_over():
+            while self._over_before or not self.state.is_over():
                 self._follow_phase()
                 wake = self.clock.next_wake() if self.clock else None
                 try:
                     item = source.read(wake)
                 except EOFError:
-                    self.out.note(self.end_note)
+                    self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
                     return
                 if item is None:  # the clock woke us
                     self._clock_tick()
@@ -559,10 +566,12 @@ class Session:
         except IllegalAction as refusal:
             self.out.note(str(refusal))
             return
-        self.store.drop_last(self.game_id)
+        self.store.drop_last(self.game_id, len(self.match.log))
+        self._over_before = False
         who = f" by {undone.player}" if undone.player else ""
         self.out.shared([f"Undone: the last move ({undone.verb}{who}).", self.state.status()])
 
     def _cmd_quit(self, rest: str) -> bool:
-        self.out.note(f"Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it.")
+        self.out.note(f"Game {self.game_id} stays over." if self.state.is_over() else
+                      f"Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it.")
         return False

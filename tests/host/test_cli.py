@@ -8,12 +8,6 @@ from host.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
 
 DIXIT_PLAYERS = ["--players", "Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
-DIXIT_TURN = [
-    "storyteller Julián", "clue Where is happiness?", "shown",
-    "vote Leo 4", "vote Matilde 1", "vote Nicolás 3", "vote Tomás 1",
-    "card 4", "owner 1 Leo", "owner 3 Tomás", "owner 2 Matilde", "owner 5 Nicolás",
-    "clue A quiet morning", "shown", "vote Julián 2",
-]
 
 
 def test_help_lists_every_command(tmp_path):
@@ -62,46 +56,6 @@ def test_bad_commands_are_explained_and_change_nothing(tmp_path):
     assert "Traceback" not in out + result.stderr
     with GameStore(tmp_path / "games.sqlite3") as store:
         assert [str(action) for action in store.actions(1)] == ["storyteller Julián"]
-
-
-def _final_state(data_dir, game_id: int) -> list[str]:
-    result = run_storyhost(data_dir, "resume", str(game_id), stdin="score\nturn\nprivate Julián\nquit\n")
-    assert result.returncode == 0, result.stderr
-    return result.stdout.splitlines()[1:]
-
-
-def test_kill_9_mid_game_then_resume_continues_exactly(tmp_path):
-    complete, killed = tmp_path / "complete", tmp_path / "killed"
-    done = run_storyhost(complete, "play", "dixit", *DIXIT_PLAYERS, stdin="\n".join(DIXIT_TURN) + "\n")
-    assert done.returncode == 0, done.stderr
-
-    process = subprocess.Popen(
-        storyhost_command("play", "dixit", *DIXIT_PLAYERS), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env=storyhost_env(killed), cwd=ROOT,
-    )
-    assert process.stdin and process.stdout
-    first, rest = DIXIT_TURN[:9], DIXIT_TURN[9:]
-    for line in first:
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
-        while process.stdout.readline().strip() != f"> {line}":
-            pass
-    process.stdin.write("turn\n")  # answered only once the previous line was applied and saved
-    process.stdin.flush()
-    while process.stdout.readline().strip() != "> turn":
-        pass
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=30)
-    assert process.returncode == -signal.SIGKILL
-
-    with GameStore(killed / "games.sqlite3") as store:
-        assert [str(action) for action in store.actions(1)] == first
-    resumed = run_storyhost(killed, "resume", stdin="\n".join(rest) + "\nquit\n")
-    assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.startswith("Resuming Dixit, game 1, after 9 moves.")
-    assert _final_state(killed, 1) == _final_state(complete, 1)
-    with GameStore(killed / "games.sqlite3") as one, GameStore(complete / "games.sqlite3") as other:
-        assert one.actions(1) == other.actions(1)
 
 
 def test_games_lists_saved_games(tmp_path):
