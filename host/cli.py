@@ -12,17 +12,19 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from games.base import Match, SetupError
+from games.base import DeckTooSmall, Match, SetupError
 from host.audio_in import MicGate, MicrophoneSource
 from host.card_reading import CardReading
-from host.catalog import GAMES, add_play_options, new_settings, referee
+from host.catalog import GAMES, add_play_options, make, new_settings, referee
 from host.decks import DeckError
-from host.inputs import LineSource, ScriptSource, TerminalSource
+from host.files import FileRefused
+from host.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.live import LiveInput
 from host.narration import NarrationListener
 from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.preferences import Preferences
 from host.preferences import load as load_preferences
+from host.screen import visible
 from host.session import Session, StoryClock, TextOutput
 from host.spoken_names import CallError, parse_calls, spoken_names
 from host.voice_control import VoiceControl
@@ -95,12 +97,12 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
     """The command source, and whether the story clock runs on the wall clock."""
     if script is not None:
         try:
-            return ScriptSource(open(script, encoding="utf-8")), False
-        except OSError as error:
-            raise UserError(f"Cannot read the script {script}: {error.strerror}.") from error
+            return ScriptSource(read_script(script)), False
+        except FileRefused as refused:
+            raise UserError(f"The script {refused}.") from refused
     if sys.stdin.isatty():
         return TerminalSource(), True
-    return ScriptSource(sys.stdin), False
+    return ScriptSource(sys.stdin.buffer), False
 
 
 @dataclass
@@ -127,7 +129,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
         raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
     preferences, trouble = load_preferences()
     if trouble:
-        print(trouble, file=sys.stderr)
+        print(visible(trouble), file=sys.stderr)
     if options.rate is not None:
         preferences.rate = options.rate
     try:
@@ -176,8 +178,9 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
 def _play(options: argparse.Namespace) -> None:
     try:
         settings = new_settings(options)
-        factory = GAMES[options.game].factory(settings)
-        match = Match(factory)
+        match = Match(make(options.game, settings))
+    except DeckTooSmall as error:
+        raise UserError(f"{options.deck or 'The built-in deck'}: {error}") from error
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
     inputs = _inputs(options, settings["players"])
@@ -199,8 +202,13 @@ def _resume(options: argparse.Namespace) -> None:
             )
         if saved.finished:
             raise UserError(f"Game {saved.id} is already over; start a new one with 'storyhost play'.")
+        try:
+            match = Match(make(saved.game, saved.settings), store.actions(saved.id))
+        except SetupError as error:
+            raise UserError(f"Game {saved.id} cannot be resumed with its saved settings: {error}") from error
+        except (KeyError, TypeError) as error:
+            raise UserError(f"Game {saved.id} cannot be resumed: its saved settings are damaged.") from error
         inputs = _inputs(options, saved.settings["players"])
-        match = Match(GAMES[saved.game].factory(saved.settings), store.actions(saved.id))
         print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs)
 
@@ -213,7 +221,7 @@ def _games(options: argparse.Namespace) -> None:
     for saved in saved_games:
         state = "over" if saved.finished else "in progress"
         players = ", ".join(saved.settings["players"])
-        print(f"{saved.id}: {GAMES[saved.game].title}, {players}; {saved.moves} moves, {state}, last played {saved.updated}.")
+        print(visible(f"{saved.id}: {GAMES[saved.game].title}, {players}; {saved.moves} moves, {state}, last played {saved.updated}."))
 
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
@@ -233,10 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         handlers[options.command](options)
     except UserError as error:
-        print(error, file=sys.stderr)
+        print(visible(str(error)), file=sys.stderr)
         return 2
     except (StoreError, LanguageResourceMissing) as error:
-        print(error, file=sys.stderr)
+        print(visible(str(error)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\nStopped. The game is saved: 'storyhost resume' continues it.")
@@ -247,8 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         with log.open("a", encoding="utf-8") as file:
             traceback.print_exc(file=file)
         print(
-            f"storyhost met an internal error ({type(error).__name__}: {error}). Every move made so far is saved;"
-            f" 'storyhost resume' continues the game. Details are in {log}.",
+            visible(f"storyhost met an internal error ({type(error).__name__}: {error}). Every move made so far is saved;"
+            f" 'storyhost resume' continues the game. Details are in {log}."),
             file=sys.stderr,
         )
         return 1

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, IllegalAction, Match, find_player
 from host.hearing import Heard
-from host.inputs import LineSource
+from host.inputs import LineSource, Refused
 from host.live import LiveInput, MicrophoneBack, MicrophoneGone
 from host.narration import NarrationListener
 from host.preferences import Preferences, save
+from host.screen import visible
 from host.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.store import GameStore
 from host.card_reading import CardReading
@@ -61,6 +62,10 @@ class TextOutput:
     stamp: str = ""
     last: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        printer = self.write
+        self.write = lambda line: printer(visible(line))  # every line printed, whoever prints it
+
     def shared(self, lines: list[str]) -> None:
         """Print and say `lines`. Like a screen reader, new announcements cut off what is left
         of older ones: the table hears the game as it is now ('repeat' says the last again)."""
@@ -69,7 +74,7 @@ class TextOutput:
         for index, line in enumerate(lines):
             self.write(self.stamp + line)
             if self.speaker is not None and not self.quiet:
-                self.speaker.say(line, interrupt=index == 0)
+                self.speaker.say(visible(line), interrupt=index == 0)
 
     def earcon(self, name: str) -> None:
         if self.speaker is not None:
@@ -79,7 +84,7 @@ class TextOutput:
         """A reply to one command (an error, a help text): printed and said, not kept for 'repeat'."""
         self.write(line)
         if self.speaker is not None and not self.quiet:
-            self.speaker.say(line)
+            self.speaker.say(visible(line))
 
 
 @dataclass
@@ -167,6 +172,8 @@ class Session:
                     self._microphone_gone(item)
                 elif isinstance(item, MicrophoneBack):
                     self._microphone_back()
+                elif isinstance(item, Refused):
+                    self.out.note(item.message)
                 elif not self.handle(str(item)):
                     return
             self._finish()

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 from rapidfuzz import fuzz, process
 
+from games.base import SetupError, check_player_name, name_key, quoted
+
 from host.recognizer import Recognizer
 from host.voice_phrases import Names
 from nlp.commands import fold
@@ -24,15 +26,19 @@ class CallError(ValueError):
 def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
     """--call NAME=WORD choices, by seated player."""
     chosen: dict[str, str] = {}
-    seated = {player.casefold(): player for player in players}
+    seated = {name_key(player): player for player in players}
     for call in calls:
         name, _, word = call.partition("=")
-        if not word or name.casefold() not in seated:
+        try:
+            word = check_player_name(word)  # a word to be called by is checked as a name is
+        except SetupError:
+            word = ""
+        if not word or name_key(name) not in seated:
             raise CallError(
-                f"'--call {call}' should be a player's name, '=', and the word to call them by, "
+                f"{quoted('--call ' + call)} should be a player's name, '=', and one word to call them by, "
                 f"for example --call {players[0]}=Anna."
             )
-        chosen[seated[name.casefold()]] = word
+        chosen[seated[name_key(name)]] = word
     return chosen
 
 
