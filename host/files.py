@@ -29,9 +29,10 @@ def read_capped(path: Path, limit: int) -> bytes:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is refused
     except OSError as error:
         raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise FileRefused(path, "this is not a regular file (a folder, a device or a pipe)")
     with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise FileRefused(path, "this is not a regular file (a folder, a device or a pipe)")
         try:
             data = file.read(limit + 1)
         except OSError as error:

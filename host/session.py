@@ -414,7 +414,7 @@ class Session:
             self.out.note("Say whose private information to show: private NAME.")
             return
         try:
-            player = find_player(rest, self.state.players)
+            player = find_player(rest, self.state.players, echo=not self.state.secret_input())
         except IllegalAction as refusal:
             self.out.note(str(refusal))
             return
