@@ -35,7 +35,7 @@ def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
             word = ""
         if not word or name_key(name) not in seated:
             raise CallError(
-                f"{quoted('--call ' + call)} should be a player's name, '=', and one word to call them by, "
+                f"{quoted('--call ' + call)} should be a player's name, '=', and the word to call them by (one word), "
                 f"for example --call {players[0]}=Anna."
             )
         chosen[seated[name_key(name)]] = word

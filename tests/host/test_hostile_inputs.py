@@ -134,7 +134,7 @@ def test_a_name_that_is_not_one_word_is_refused(tmp_path, players, expected):
 
 def test_a_call_word_is_checked_as_a_name_is(tmp_path):
     result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--speech", "--call", "Ana=\x1b[2J")
-    one_line_error(result, "should be a player's name, '=', and one word")
+    one_line_error(result, "should be a player's name, '=', and the word to call them by (one word)")
     assert "\x1b" not in result.stderr
 
 
