@@ -99,6 +99,7 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_game_goes_on(tmp_path):
     assert [verb for verb, _, _ in saved_actions(tmp_path)] == ["storyteller", "clue"]
 
 
+@pytest.mark.slow
 def test_a_latin1_script_is_refused_naming_the_file_and_a_utf16_one_is_read(tmp_path):
     lines = "storyteller Ana\nclue Café crème\n"
     latin1, utf16 = tmp_path / "latin1.script", tmp_path / "utf16.script"
@@ -150,6 +151,7 @@ def test_every_number_option_has_a_range(tmp_path, option, value):
     one_line_error(result, f"{option} must be a whole number from")
 
 
+@pytest.mark.slow
 def test_resuming_a_game_saved_with_an_out_of_range_setting_is_one_line(tmp_path):
     assert run_storyhost(tmp_path, *STORIES, stdin="quit\n").returncode == 0
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
@@ -171,6 +173,7 @@ def test_unusable_preferences_are_reported_and_replaced_by_defaults(tmp_path, mo
 
 # --- 8. terminal escapes --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_escapes_in_a_clue_and_a_deck_are_shown_as_text(tmp_path):
     result = run_storyhost(tmp_path, *DIXIT, stdin="storyteller Ana\nclue Hidden\x1b[8m text\x07\nquit\n")
     assert result.returncode == 0, result.stderr
@@ -197,12 +200,14 @@ def _edge_files(tmp_path):
             "zero": ("/dev/zero", "not a regular file"), "folder": (tmp_path, "")}
 
 
+@pytest.mark.slow
 def test_a_deck_at_the_edges_is_refused_in_one_line_naming_it(tmp_path):
     for path, reason in _edge_files(tmp_path).values():
         result = run_storyhost(tmp_path, *STORIES, "--deck", str(path), timeout=60)
         one_line_error(result, f"{path}: ", reason)
 
 
+@pytest.mark.slow
 def test_terms_and_transcripts_at_the_edges_are_refused_in_one_line_naming_them(tmp_path):
     terms = tmp_path / "terms.json"
     terms.write_text('{"Ann": ["dog"]}')
@@ -228,6 +233,7 @@ def test_a_long_garbage_command_is_not_echoed_whole(tmp_path):
     assert "That line is longer than 4096 bytes, so nothing was done: commands are short." in result.stdout
 
 
+@pytest.mark.slow
 def test_deck_for_dixit_is_refused_and_a_small_deck_names_its_file(tmp_path):
     deck = tmp_path / "small.json"
     deck.write_text(json.dumps({"game": "stories", "cards": [{"normal": "One", "quirky": "Two"}]}))
@@ -237,6 +243,7 @@ def test_deck_for_dixit_is_refused_and_a_small_deck_names_its_file(tmp_path):
 
 # --- issue 11, rules 3: comments in scripts -------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_hash_starts_a_comment_anywhere_on_a_script_line(tmp_path):
     lines = ["side Nina normal # the storyteller's choice", "term Sabine zebra # comment", "private Sabine",
              "quit"]
