@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -16,7 +16,7 @@ from games.base import Match
 from host.catalog import GAMES
 from host.decks import load_opening_cards, load_tale
 from host.inputs import ScriptSource
-from host.session import Session, TextOutput, normalise
+from host.session import HOST_COMMANDS, Session, TextOutput, normalise
 from host.store import GameStore
 
 #: reproducible in CI: a fixed derandomized search, no example database, no time limit per case
@@ -38,11 +38,9 @@ TERMS = ["igloo", "penguin", "walrus", "sled", "blizzard", "violin", "harbor", "
 def settings_for(game: str, seed: int) -> dict[str, object]:
     players = PLAYERS[game]
     if game == "stories":
-        from dataclasses import asdict
         cards = [asdict(card) for card in load_opening_cards()]
         return {"players": players, "seed": seed, "timer_seconds": 60, "cards": cards}
     if game == "storytelling":
-        from dataclasses import asdict
         return {"players": players, "seed": seed, "tale": asdict(load_tale("saint-george")), "advanced": False,
                 "clock_steps": 12, "track_length": 16, "storyteller": "host"}
     return {"players": players, "contando": False, "deck_size": 84}
@@ -106,7 +104,6 @@ def one_line_or_taken(table: Table, line: str) -> None:
 
 #: pieces of a typed line: commands, names, numbers, plausible words and hostile text
 def line_strategy(game: str) -> st.SearchStrategy[str]:
-    from host.session import HOST_COMMANDS
     verbs = sorted(GAMES[game].factory(settings_for(game, 1))().verbs) + [c.split()[0] for c in HOST_COMMANDS]
     token = st.one_of(
         st.sampled_from(verbs), st.sampled_from(PLAYERS[game]), st.sampled_from(TERMS),
