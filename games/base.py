@@ -36,6 +36,10 @@ class SetupError(ValueError):
     """Settings a game cannot start with (player count, names, deck)."""
 
 
+class DeckTooSmall(SetupError):
+    """The deck has too few cards for this many players."""
+
+
 @dataclass(frozen=True)
 class Action:
     """One move: a verb, the player who makes it (if any) and its arguments.
@@ -125,24 +129,46 @@ def most_points_wins(totals: Mapping[str, int]) -> Outcome:
     return Outcome(winners, f"{join_names(winners)} share the victory with {plural(best, 'point')}.")
 
 
-PLAYER_NAME = re.compile(r"^[^\W\d_][\w'-]{0,19}$")
+#: a name is one word: a letter, then up to 19 letters, digits, apostrophes or hyphens
+PLAYER_NAME = re.compile(r"[^\W\d_][\w'-]{0,19}")
+#: how much of a typed word a refusal shows
+SHOWN_CHARACTERS = 40
+
+
+def quoted(text: str) -> str:
+    """Typed text as a refusal shows it: in quotes, cut short with an ellipsis when long."""
+    return f"'{text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + '…'}'"
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share: composed Unicode (NFC), any case."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def check_player_name(name: str) -> str:
+    """The name in composed Unicode, or SetupError: the one rule for a name wherever it is given."""
+    composed = unicodedata.normalize("NFC", name)
+    if not PLAYER_NAME.fullmatch(composed):
+        shown = quoted(composed) if composed.strip() else "An empty name"
+        raise SetupError(
+            f"{shown} cannot be a player name: use one word of letters (up to 20), starting with a letter."
+        )
+    return composed
 
 
 def check_player_names(names: Sequence[str], least: int, most: int) -> tuple[str, ...]:
-    """Seat order as given; names are single words, unique regardless of case."""
+    """Seat order as given; names are single words, unique regardless of case and Unicode form."""
     if not least <= len(names) <= most:
         raise SetupError(f"This game needs {least} to {most} players, not {len(names)}.")
     seen: set[str] = set()
+    checked = []
     for name in names:
-        if not PLAYER_NAME.match(name):
-            raise SetupError(
-                f"'{name}' cannot be a player name: use one word of letters (up to 20), "
-                "starting with a letter."
-            )
-        if name.casefold() in seen:
-            raise SetupError(f"Two players are called '{name}': give each player a different name.")
-        seen.add(name.casefold())
-    return tuple(names)
+        composed = check_player_name(name)
+        if name_key(composed) in seen:
+            raise SetupError(f"Two players are called {quoted(composed)}: give each player a different name.")
+        seen.add(name_key(composed))
+        checked.append(composed)
+    return tuple(checked)
 
 
 def fold_name(name: str) -> str:
@@ -151,33 +177,37 @@ def fold_name(name: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def find_player(name: str, players: Iterable[str]) -> str:
-    """The seated player called `name`, in any case and with or without accents, or IllegalAction.
-    An exact match (but for case) wins over one without accents (seats 'Julian' and 'Julián')."""
+def find_player(name: str, players: Iterable[str], echo: bool = True) -> str:
+    """The seated player called `name`, in any case and Unicode form, with or without accents, or
+    IllegalAction. An exact match (but for case) wins over one without accents (seats 'Julian'
+    and 'Julián'). Without `echo` the refusal does not repeat what was typed (typing is hidden)."""
     players = tuple(players)
     for player in players:
-        if player.casefold() == name.casefold():
+        if name_key(player) == name_key(name):
             return player
     unaccented = [player for player in players if fold_name(player) == fold_name(name)]
     if len(unaccented) == 1:
         return unaccented[0]
-    raise IllegalAction(f"There is no player called '{name}'. Players: {', '.join(players)}.")
+    called = f"called {quoted(name)}" if echo else "of that name"
+    raise IllegalAction(f"There is no player {called}. Players: {', '.join(players)}.")
 
 
-def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str]) -> Action:
-    """Turn a typed or spoken command into an Action of this game (checked for shape only)."""
+def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], secret: bool = False) -> Action:
+    """Turn a typed or spoken command into an Action of this game (checked for shape only).
+    A `secret` line (typed while typing is hidden) is never repeated in a refusal."""
     words = line.split()
     if not words:
         raise UnknownCommand("Say or type a command; 'help' lists them.")
     verb = verbs.get(words[0].casefold())
     if verb is None:
-        raise UnknownCommand(f"'{words[0]}' is not a command here; 'help' lists them.")
+        what = "That" if secret else quoted(words[0])
+        raise UnknownCommand(f"{what} is not a command here; 'help' lists them.")
     rest = words[1:]
     player = None
     if verb.takes_player:
         if not rest:
             raise IllegalAction(f"Say whose move it is: {verb.usage}.")
-        player = find_player(rest.pop(0), players)
+        player = find_player(rest.pop(0), players, echo=not secret)
     args: list[str] = []
     for index, param in enumerate(verb.params):
         if param.endswith("..."):
@@ -217,7 +247,7 @@ class GameState(ABC):
             raise
 
     def parse(self, line: str) -> Action:
-        return parse_action(line, self.verbs, self.players)
+        return parse_action(line, self.verbs, self.players, secret=self.secret_input())
 
     @abstractmethod
     def _apply(self, action: Action) -> list[Event]:

@@ -190,7 +190,8 @@ class DixitState(GameState):
             number = 0
         if number not in self.numbers:
             raise IllegalAction(
-                f"The cards on the table are numbered 1 to {self.cards_shown}: say one of those numbers, not '{text}'."
+                # not repeated: while votes are typed, the number typed is a secret
+                f"The cards on the table are numbered 1 to {self.cards_shown}: say one of those numbers."
             )
         return number
 

@@ -7,6 +7,7 @@ term may be written and whether two terms are the same is language work, left to
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -14,6 +15,7 @@ from typing import Any, Protocol
 from games.base import (
     Action,
     Choice,
+    DeckTooSmall,
     Event,
     GameState,
     IllegalAction,
@@ -27,6 +29,7 @@ from games.base import (
     join_names,
     most_points_wins,
     plural,
+    quoted,
 )
 from games.decks import OpeningCard
 
@@ -121,6 +124,23 @@ def explain_points(
     return lines
 
 
+def without_term(refusal: str, term: str) -> str:
+    """A term's refusal as the table may hear it: each quoted part of the term becomes "this
+    term" or "a word of this term" (terms are typed hidden; a refusal must not show them)."""
+    words = set(term.casefold().split())
+
+    def mask(quote: re.Match[str]) -> str:
+        text = " ".join((quote.group(1) or quote.group(2) or "").split())
+        if text.casefold() == " ".join(term.casefold().split()):
+            return "this term"
+        if set(text.casefold().split()) <= words or text.casefold() in term.casefold():
+            return "a word of this term"
+        return quote.group(0)
+
+    masked = re.sub(r'"([^"]*)"|(?<!\w)\'([^\']*)\'(?!\w)', mask, refusal)
+    return masked[:1].upper() + masked[1:]
+
+
 def ordinal(count: int) -> str:
     return ("first", "second")[count - 1]
 
@@ -153,7 +173,7 @@ class StoriesState(GameState):
         self.players = check_player_names(players, 3, 10)
         self.story_count = len(self.players) * (2 if len(self.players) <= 5 else 1)
         if len(cards) < self.story_count:
-            raise SetupError(
+            raise DeckTooSmall(
                 f"{len(self.players)} players tell {self.story_count} stories, so the deck needs at least "
                 f"{self.story_count} cards, not {len(cards)}."
             )
@@ -245,7 +265,7 @@ class StoriesState(GameState):
         if player != self.storyteller:
             raise NotYourTurn(f"Only the storyteller, {self.storyteller}, chooses the side of the card.")
         if side.casefold() not in SIDES:
-            raise IllegalAction(f"Choose the normal or the quirky side, not '{side}': side {player} normal or side {player} quirky.")
+            raise IllegalAction(f"Choose the normal or the quirky side, not {quoted(side)}: side {player} normal or side {player} quirky.")
         self.side = side.casefold()
         self.phase = TERMS
         return [
@@ -273,9 +293,11 @@ class StoriesState(GameState):
         term = " ".join(text.split())
         if not term:
             raise IllegalAction(f"Say the term to write after 'term {player}'.")
+        if any(self.term_rules.same(term, written.text) for written in sheet):
+            raise IllegalAction(f"{player} already wrote this term, or one that counts as the same: write another.")
         refusal = self.term_rules.refusal(term, self.sentence, [written.text for written in sheet])
         if refusal is not None:
-            raise IllegalAction(refusal)
+            raise IllegalAction(without_term(refusal, term))
         sheet.append(WrittenTerm(term))
         events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
         missing = self._missing_terms()
@@ -292,13 +314,20 @@ class StoriesState(GameState):
         return events
 
     def _find_term(self, player: str, text: str, ticked: bool | None = None) -> WrittenTerm:
-        """The first of `player`'s terms that is the same as `text` (and ticked as asked)."""
+        """The first of `player`'s terms that is the same as `text` (and ticked as asked). Until
+        the terms are revealed a refusal names no term and answers alike whether `text` was
+        written or not: nobody can test guesses at another player's terms."""
         matches = [term for term in self.sheets[player] if self.term_rules.same(term.text, text)]
+        found = next((term for term in matches if ticked is None or term.ticked == ticked), None)
+        if found is not None:
+            return found
+        if self.phase != REVIEW:
+            which = {None: "", True: "ticked ", False: "unticked "}[ticked]
+            raise IllegalAction(
+                f"{player} has no {which}term like that; 'private {player}' shows {player}'s terms, to {player} only."
+            )
         if not matches:
-            raise IllegalAction(f"{player} has not written '{text}'; name one of {player}'s own terms.")
-        for term in matches:
-            if ticked is None or term.ticked == ticked:
-                return term
+            raise IllegalAction(f"{player} has not written {quoted(text)}; name one of {player}'s own terms.")
         state = "already ticked" if ticked is False else "not ticked"
         raise IllegalAction(f"{player}'s term '{matches[0].text}' is {state}.")
 

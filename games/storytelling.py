@@ -30,6 +30,7 @@ from games.base import (
     fold_name,
     join_names,
     plural,
+    quoted,
 )
 from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard
 
@@ -179,7 +180,7 @@ class StorytellingState(GameState):
         except ValueError:
             last = string.ascii_uppercase[self.columns - 1]
             raise IllegalAction(
-                f"There is no place '{position}': say a column letter A to {last} and a row number 1 to "
+                f"There is no place {quoted(position)}: say a column letter A to {last} and a row number 1 to "
                 f"{self.rows}, for example flip B2."
             ) from None
 
@@ -419,7 +420,7 @@ class StorytellingState(GameState):
         except ValueError:
             number = 0
         if not 1 <= number <= CARD_COUNT:
-            raise IllegalAction(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not '{text}'.")
+            raise IllegalAction(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not {quoted(text)}.")
         refusal = self._card_elsewhere(number)
         if refusal:
             raise IllegalAction(refusal)

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-from games.base import GameState
+from games.base import GameState, SetupError, check_player_name
 from games.decks import TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
 from games.dixit import DECK_SIZE, DixitState
 from games.stories import StoriesState
@@ -132,11 +132,54 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
 
 
+#: every number setting: its option and the range it must be in (the rulebooks' values lie well inside)
+LIMITS = {
+    "seed": ("--seed", 0, 2**63 - 1),
+    "timer_seconds": ("--timer", 1, 3600),
+    "clock_steps": ("--clock-steps", 1, 60),
+    "track_length": ("--track-length", 1, 100),
+    "deck_size": ("--cards", 1, 1000),
+}
+
+
+def check_settings(settings: dict[str, Any]) -> None:
+    """SetupError when a number setting is out of its range: for a new game, and again for a
+    saved one, which may have been saved before there was a range or edited since."""
+    for key, (option, low, high) in LIMITS.items():
+        value = settings.get(key, low)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            shown = f"{value}" if isinstance(value, int) and abs(value) < 10**18 else "that"
+            raise SetupError(f"{option} must be a whole number from {low} to {high}, not {shown}.")
+
+
+def make(game: str, settings: dict[str, Any]) -> Callable[[], GameState]:
+    """The engine's factory for checked settings (SetupError when they are out of range)."""
+    check_settings(settings)
+    return GAMES[game].factory(settings)
+
+
+def _names(entries: list[str]) -> list[str]:
+    """--players as names: separated by spaces or commas (a comma may end an entry, 'Nina,');
+    an empty name is kept, for the name check to refuse."""
+    names = []
+    for entry in entries:
+        pieces = entry.split(",")
+        if len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()
+        names += pieces
+    return names
+
+
 def new_settings(options: argparse.Namespace) -> dict[str, Any]:
     """Settings for a new game from `storyhost play` options (loads and checks the deck)."""
-    options.players = [name for entry in options.players for name in entry.split(",") if name]
+    options.players = [check_player_name(name) for name in _names(options.players)]
     if options.seed is None:
         options.seed = secrets.randbelow(2**31)
-    if options.timer <= 0:
-        raise ValueError("--timer must be a positive number of seconds.")
-    return GAMES[options.game].settings(options)
+    if options.deck is not None and options.game == "dixit":
+        raise SetupError(
+            "--deck is for Stories! cards or a Storytelling tale: Dixit is played with the cards on the table "
+            "(--cards N says how many)."
+        )
+    settings = GAMES[options.game].settings(options)
+    check_settings(settings)
+    return settings

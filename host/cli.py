@@ -16,17 +16,19 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
-from games.base import IllegalAction, Match, SetupError, join_names, plural
+from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from host.audio_in import MicGate, MicrophoneSource
 from host.card_reading import CardReading
-from host.catalog import GAMES, add_play_options, new_settings, referee
+from host.catalog import GAMES, add_play_options, make, new_settings, referee
 from host.decks import DeckError
-from host.inputs import LineSource, ScriptSource, TerminalSource
+from host.files import FileRefused
+from host.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.live import LiveInput
 from host.narration import NarrationListener
 from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.preferences import Preferences
 from host.preferences import load as load_preferences
+from host.screen import visible
 from host.session import Session, StoryClock, TextOutput
 from host.spoken_names import CallError, parse_calls, spoken_names
 from host.voice_control import VoiceControl
@@ -103,12 +105,12 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
     """The command source, and whether the story clock runs on the wall clock."""
     if script is not None:
         try:
-            return ScriptSource(open(script, encoding="utf-8")), False
-        except OSError as error:
-            raise UserError(f"Cannot read the script {script}: {error.strerror}.") from error
+            return ScriptSource(read_script(script)), False
+        except FileRefused as refused:
+            raise UserError(f"The script {refused}.") from refused
     if sys.stdin.isatty():
         return TerminalSource(), True
-    return ScriptSource(sys.stdin), False
+    return ScriptSource(sys.stdin.buffer), False
 
 
 @dataclass
@@ -135,7 +137,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
         raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
     preferences, trouble = load_preferences()
     if trouble:
-        print(trouble, file=sys.stderr)
+        print(visible(trouble), file=sys.stderr)
     if options.rate is not None:
         preferences.rate = options.rate
     try:
@@ -189,8 +191,9 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
 def _play(options: argparse.Namespace) -> None:
     try:
         settings = new_settings(options)
-        factory = GAMES[options.game].factory(settings)
-        match = Match(factory)
+        match = Match(make(options.game, settings))
+    except DeckTooSmall as error:
+        raise UserError(f"{options.deck or 'The built-in deck'}: {error}") from error
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
     inputs = _inputs(options, settings["players"])
@@ -210,7 +213,13 @@ def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
     held.enter_context(store.hold(saved.id))
     actions = store.actions(saved.id)
     try:
-        return Match(GAMES[saved.game].factory(saved.settings), actions)
+        factory = make(saved.game, saved.settings)
+    except SetupError as error:
+        raise GameDamaged(f"Game {saved.id} cannot be resumed with its saved settings: {error}") from error
+    except (KeyError, TypeError) as error:
+        raise GameDamaged(f"Game {saved.id} cannot be resumed: its saved settings are damaged.") from error
+    try:
+        return Match(factory, actions)
     except (IllegalAction, SetupError, DeckError) as error:
         raise GameDamaged(f"Game {saved.id} cannot be replayed by this storyhost: {error}") from error
 
@@ -280,10 +289,10 @@ def _games(options: argparse.Namespace) -> None:
         state = "over" if saved.finished else "in progress"
         players = join_names(saved.settings["players"])
         moves = "no moves yet" if saved.moves == 0 else plural(saved.moves, "move")
-        print(
+        print(visible(
             f"{saved.id}: {GAMES[saved.game].title}{_variant(saved)} with {players}; {moves}, {state}, "
             f"last played {when(saved.updated, now)}."
-        )
+        ))
 
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
@@ -348,7 +357,7 @@ def _crash(error: Exception) -> int:
 def _tell(line: str) -> None:
     """One line on standard error, unless that is gone too."""
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(visible(line), file=sys.stderr, flush=True)
     except OSError:
         pass
 

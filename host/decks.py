@@ -8,13 +8,13 @@ or the field path, e.g. ``cards[3].pictures[1]`` (list positions count from 0, a
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
+from host.files import FileRefused, parse_json, read_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -69,16 +69,10 @@ def _builtin(name: str) -> tuple[Traversable, str]:
 
 def _read(source: Path | Traversable, label: str) -> Any:
     try:
-        text = source.read_text(encoding="utf-8-sig")  # -sig: tolerate the BOM some editors write
-    except OSError as error:
-        raise DeckError(label, [f"cannot read the file: {error.strerror or error}"]) from None
-    except UnicodeDecodeError:
-        raise DeckError(label, ["the file is not UTF-8 text"]) from None
-    try:
-        return json.loads(text, object_pairs_hook=_JsonObject.from_pairs)
-    except json.JSONDecodeError as error:
-        problem = f"line {error.lineno}, column {error.colno}: this is not valid JSON ({error.msg})"
-        raise DeckError(label, [problem]) from None
+        text = source.read_text(encoding="utf-8-sig") if not isinstance(source, Path) else read_text(source)
+        return parse_json(text, label, object_pairs_hook=_JsonObject.from_pairs)
+    except FileRefused as refused:
+        raise DeckError(label, [refused.problem]) from None
 
 
 class _JsonObject(dict):  # type: ignore[type-arg]

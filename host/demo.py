@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
         with tempfile.TemporaryDirectory(prefix="storyhost-demo-") as folder, \
                 GameStore(Path(folder) / "demo.sqlite3") as store, \
                 resources.as_file(data.joinpath("demo-narration.flac")) as recording, \
-                data.joinpath("demo.script").open(encoding="utf-8") as lines:
+                data.joinpath("demo.script").open("rb") as lines:
             game_id = store.create("stories", settings)
             match = Match(GAMES["stories"].factory(settings))
             session = Session(store, game_id, match, TextOutput(speaker=voice), listener=NarrationListener(referee()))

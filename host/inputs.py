@@ -1,26 +1,100 @@
-"""Where command lines come from: a person at a terminal, a script file, or a pipe."""
+"""Where command lines come from: a person at a terminal, a script file, or a pipe.
+
+One decoding policy for every line, typed, piped or scripted (`decode_line`): UTF-8, a byte
+order mark dropped, names and terms composed (NFC) so that a decomposed "é" is the same letter
+as a composed one. A line that is not UTF-8 text, or too long to be a command, is not taken: the
+session says why in one line and the game goes on. A script file is checked whole before the
+game starts (`read_script`).
+"""
 from __future__ import annotations
 
 import atexit
 import codecs
+import io
 import os
+import re
 import select
 import sys
 import termios
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from pathlib import Path
+from typing import BinaryIO, Protocol, TextIO
+
+from host.files import FileRefused, read_capped
+from host.screen import shortened, visible
+
+#: the longest command line taken, in bytes (a clue or a said sentence fits many times over)
+MAX_LINE_BYTES = 4096
+#: the largest script file read
+MAX_SCRIPT_BYTES = 1 << 20
+#: in a script or a pipe, '#' starts a comment anywhere on a line; '\#' is a literal '#'
+_COMMENT = re.compile(r"(?<!\\)#.*")
 
 
 class LineSource(Protocol):
     def read(self, timeout: float | None) -> object | None:
-        """The next input (a command line, or for a live round something heard); None if
-        `timeout` seconds passed first; EOFError when input ends."""
+        """The next input (a command line, a `Refused` line, or for a live round something
+        heard); None if `timeout` seconds passed first; EOFError when input ends."""
 
     def secret(self, hidden: bool) -> None:
         """Hide typing from the screen (terms, votes) or show it again."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An input line that cannot be taken at all; `message` says why, in one line."""
+
+    message: str
+
+
+NOT_UTF8 = Refused("That line is not UTF-8 text, so nothing was done: type it again.")
+TOO_LONG = Refused(f"That line is longer than {MAX_LINE_BYTES} bytes, so nothing was done: commands are short.")
+
+
+def decode_line(raw: bytes) -> str | Refused:
+    """A line of input as text (see the module's policy), or why it cannot be taken."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NOT_UTF8
+    return unicodedata.normalize("NFC", text.removeprefix("\ufeff")).strip()
+
+
+def read_line(stream: BinaryIO) -> str | Refused:
+    """One line of at most MAX_LINE_BYTES (a longer one is read to its end and refused);
+    EOFError at the end of input."""
+    raw = stream.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        raise EOFError
+    if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+            pass
+        return TOO_LONG
+    return decode_line(raw)
+
+
+def without_comment(line: str) -> str:
+    """A script line without its comment; '\\#' stands for a literal '#'."""
+    return _COMMENT.sub("", line).replace("\\#", "#").strip()
+
+
+def read_script(path: str) -> BinaryIO:
+    """A script file checked whole before the game starts: UTF-8 (with or without a byte order
+    mark) or UTF-16 with its byte order mark; anything else is refused, naming the file."""
+    data = read_capped(Path(path), MAX_SCRIPT_BYTES)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            raise FileRefused(path, "the file starts as UTF-16 text but is not") from None
+    for number, line in enumerate(data.splitlines(), 1):
+        if decode_line(line) is NOT_UTF8:
+            raise FileRefused(path, f"line {number} is not UTF-8 text: save the script as UTF-8")
+    return io.BytesIO(data)
 
 
 @dataclass
@@ -28,17 +102,17 @@ class ScriptSource:
     """Lines from a file or pipe, echoed so a transcript shows what was typed. Time never
     passes on its own here: a script says 'timeup' where the timer runs out."""
 
-    stream: TextIO
+    stream: BinaryIO
     echo: Callable[[str], None] = print
 
-    def read(self, timeout: float | None) -> str | None:
+    def read(self, timeout: float | None) -> str | Refused:
         while True:
-            line = self.stream.readline()
-            if not line:
-                raise EOFError
-            line = line.strip()
-            if line and not line.startswith("#"):
-                self.echo(f"> {line}")
+            line = read_line(self.stream)
+            if isinstance(line, Refused):
+                return line
+            line = without_comment(line)
+            if line:
+                self.echo(visible(f"> {shortened(line)}"))
                 return line
 
     def secret(self, hidden: bool) -> None:
@@ -81,22 +155,26 @@ class TerminalSource:
     again below it with what was typed, which the player goes on typing. The terminal itself
     echoes nothing while the game runs, so keys typed while the host is printing never land in
     the middle of its lines: they appear after the next prompt.
+    What is typed is taken as typed: '#' is no comment here, so a clue may hold one. Bytes that
+    are not UTF-8 are kept as they come (shown as '?') and make the line refused on Enter, as
+    `decode_line` refuses a piped one.
     """
 
     stream: TextIO = sys.stdin
     out: TextIO = sys.stdout
     hidden: bool = False
     typed: str = ""
-    _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("replace"))
+    _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
     _escape: bool = False  # inside a key's escape sequence (arrows): ignored
     _keys_left: str = ""  # keys read after an Enter: the next lines, typed ahead
-    _quiet: bool = False  # the terminal's own echo is off until the program ends
 
-    def read(self, timeout: float | None) -> str | None:
-        if not self._quiet:
-            set_echo(self.stream, False)
-            atexit.register(set_echo, self.stream, True)
-            self._quiet = True
+    def __post_init__(self) -> None:
+        """The terminal's own echo goes off before the game prints anything, so that lines typed
+        ahead while the host is still printing are never shown by the terminal."""
+        set_echo(self.stream, False)
+        atexit.register(set_echo, self.stream, True)
+
+    def read(self, timeout: float | None) -> str | Refused | None:
         shown = "" if self.hidden else self.typed
         self.out.write(("(typing is hidden) > " if self.hidden else "> ") + shown)
         self.out.flush()
@@ -117,7 +195,7 @@ class TerminalSource:
                     raise EOFError
                 self._keys_left += self._decoder.decode(data)
 
-    def _take_keys(self) -> str | None:
+    def _take_keys(self) -> str | Refused | None:
         """Take the keys typed so far; the whole line once Enter is pressed."""
         while self._keys_left:
             key, self._keys_left = self._keys_left[0], self._keys_left[1:]
@@ -126,9 +204,10 @@ class TerminalSource:
             elif key == ESCAPE:
                 self._escape = True
             elif key in "\r\n":
-                line, self.typed = self.typed.strip(), ""
+                line, self.typed = self.typed, ""
                 self._echo("\n")
-                return line
+                raw = line.encode("utf-8", "surrogateescape")
+                return TOO_LONG if len(raw) > MAX_LINE_BYTES else decode_line(raw)
             elif key == END_OF_FILE and not self.typed:
                 self._echo("\n")
                 raise EOFError
@@ -138,9 +217,9 @@ class TerminalSource:
             elif key == KILL:
                 self._echo("\b \b" * len(self.typed))
                 self.typed = ""
-            elif key.isprintable():
+            elif key.isprintable() or "\udc80" <= key <= "\udcff":  # a byte that is not UTF-8
                 self.typed += key
-                self._echo(key)
+                self._echo(key if key.isprintable() else "?")
         return None
 
     def _echo(self, text: str) -> None:

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import platformdirs
 
+from host.files import FileRefused, read_json
 from host.speaker import DEFAULT_RATE, MAX_RATE, MIN_RATE
 
 VERBOSITIES = ("brief", "normal", "detailed")
 RATE_STEP = 25  # words a minute per "slower" or "faster"
+MAX_PREFERENCES_BYTES = 64 * 1024
 
 
 @dataclass
@@ -42,19 +44,34 @@ def config_path() -> Path:
 
 
 def load() -> tuple[Preferences, str | None]:
-    """The saved preferences, and a sentence when the file was there but unusable."""
+    """The saved preferences, and a sentence when the file was there but unusable (not JSON,
+    not an object, or a value of the wrong kind): what is unusable is replaced by the default."""
     path = config_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return Preferences(), None
-    except (OSError, ValueError) as error:
-        return Preferences(), f"Could not read the preferences in {path} ({error}); using the defaults."
+        data = read_json(path, MAX_PREFERENCES_BYTES)
+    except FileRefused as refused:
+        if not path.exists() and not path.is_symlink():
+            return Preferences(), None
+        return Preferences(), f"Could not read the preferences in {refused}; using the defaults."
+    if not isinstance(data, dict):
+        return Preferences(), f"The preferences in {path} are not a JSON object; using the defaults."
     preferences = Preferences()
-    if data.get("verbosity") in VERBOSITIES:
-        preferences.verbosity = data["verbosity"]
-    if isinstance(data.get("rate"), int) and MIN_RATE <= data["rate"] <= MAX_RATE:
-        preferences.rate = data["rate"]
+    wrong = []
+    if "verbosity" in data:
+        if data["verbosity"] in VERBOSITIES:
+            preferences.verbosity = data["verbosity"]
+        else:
+            wrong.append("verbosity")
+    if "rate" in data:
+        rate = data["rate"]
+        if isinstance(rate, int) and not isinstance(rate, bool) and MIN_RATE <= rate <= MAX_RATE:
+            preferences.rate = rate
+        else:
+            wrong.append("rate")
+    if wrong:
+        return preferences, (
+            f"The preferences in {path} have an unusable {' and '.join(wrong)}; using the default instead."
+        )
     return preferences, None
 
 

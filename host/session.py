@@ -14,10 +14,11 @@ from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
 )
 from host.hearing import Heard
-from host.inputs import LineSource
+from host.inputs import LineSource, Refused
 from host.live import LiveInput, MicrophoneBack, MicrophoneGone
 from host.narration import NarrationListener
 from host.preferences import Preferences, save
+from host.screen import visible
 from host.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.store import GameStore
 from host.card_reading import CardReading
@@ -93,6 +94,10 @@ class TextOutput:
     stamp: str = ""
     last: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        printer = self.write
+        self.write = lambda line: printer(visible(line))  # every line printed, whoever prints it
+
     def shared(self, lines: list[str]) -> None:
         """Print and say `lines`. Like a screen reader, new announcements cut off what is left
         of older ones: the table hears the game as it is now ('repeat' says the last again)."""
@@ -101,7 +106,7 @@ class TextOutput:
         for index, line in enumerate(lines):
             self.write(self.stamp + line)
             if self.speaker is not None and not self.quiet:
-                self.speaker.say(line, interrupt=index == 0)
+                self.speaker.say(visible(line), interrupt=index == 0)
 
     def earcon(self, name: str) -> None:
         if self.speaker is not None:
@@ -111,7 +116,7 @@ class TextOutput:
         """A reply to one command (an error, a help text): printed and said, not kept for 'repeat'."""
         self.write(line)
         if self.speaker is not None and not self.quiet:
-            self.speaker.say(line)
+            self.speaker.say(visible(line))
 
 
 @dataclass
@@ -210,6 +215,8 @@ class Session:
                     self._microphone_gone(item)
                 elif isinstance(item, MicrophoneBack):
                     self._microphone_back()
+                elif isinstance(item, Refused):
+                    self.out.note(item.message)
                 elif not self.handle(str(item)):
                     return
             self._finish()
@@ -524,7 +531,7 @@ class Session:
             self.out.note("Say whose private information to show: private NAME.")
             return
         try:
-            player = find_player(rest, self.state.players)
+            player = find_player(rest, self.state.players, echo=not self.state.secret_input())
         except IllegalAction as refusal:
             self.out.note(str(refusal))
             return

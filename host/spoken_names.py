@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from rapidfuzz import fuzz, process
 
-from games.base import IllegalAction, find_player
+from games.base import IllegalAction, SetupError, check_player_name, find_player, quoted
 from host.recognizer import Recognizer
 from host.voice_phrases import Names
 from nlp.commands import fold
@@ -28,12 +28,13 @@ def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
     for call in calls:
         name, _, word = call.partition("=")
         try:
-            player = find_player(name, players)  # any case, with or without accents
-        except IllegalAction:
+            word = check_player_name(word)  # a word to be called by is checked as a name is
+            player: str | None = find_player(name, players)  # any case, with or without accents
+        except (SetupError, IllegalAction):
             player = None
         if not word or player is None:
             raise CallError(
-                f"'--call {call}' should be a player's name, '=', and the word to call them by, "
+                f"{quoted('--call ' + call)} should be a player's name, '=', and the word to call them by (one word), "
                 f"for example --call {players[0]}=Anna."
             )
         chosen[player] = word

@@ -20,14 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from host.files import FileRefused, read_json, read_text
+from host.screen import visible
 
 if TYPE_CHECKING:
     from nlp import TermReferee, TickTracker
 
 PROG = "storyhost tick"
+#: the longest transcript read: an hour of speech is about 60 kB
+MAX_TRANSCRIPT_BYTES = 1 << 20
 
 
 class _Failure(Exception):
@@ -54,27 +60,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _composed(text: str) -> str:
+    """Text in composed Unicode (NFC): a decomposed "é" is the same letter as a composed one."""
+    return unicodedata.normalize("NFC", text)
+
+
 def _read_terms(path: Path) -> dict[str, list[str]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise _Failure(f"cannot read the terms file {path}: {error.strerror or error}") from error
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise _Failure(f"the terms file {path} is not valid JSON: {error}") from error
+        data = read_json(path)
+    except FileRefused as refused:
+        raise _Failure(f"the terms file {refused}") from None
     if not isinstance(data, dict) or not all(
         isinstance(terms, list) and all(isinstance(term, str) for term in terms) for terms in data.values()
     ):
         raise _Failure(f'the terms file {path} must map each player to a list of terms: {{"Ann": ["dog", "snow"]}}')
-    return data
+    return {_composed(player): [_composed(term) for term in terms] for player, terms in data.items()}
 
 
 def _read_story(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise _Failure(f"cannot read the transcript {path}: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise _Failure(f"the transcript {path} is not UTF-8 text") from error
+        return _composed(read_text(path, MAX_TRANSCRIPT_BYTES))
+    except FileRefused as refused:
+        raise _Failure(f"the transcript {refused}") from None
 
 
 def judge(
@@ -174,7 +181,7 @@ def main(argv: list[str]) -> int:
         terms = _read_terms(args.terms)
         tell = _teller(args)
     except _Failure as failure:
-        print(f"{PROG}: {failure}.", file=sys.stderr)
+        print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
     except SystemExit as done:  # --help
         return int(done.code or 0)
@@ -189,7 +196,7 @@ def main(argv: list[str]) -> int:
     try:
         results = judge(referee, args.card, terms, tell)
     except _Failure as failure:
-        print(f"{PROG}: {failure}.", file=sys.stderr)
+        print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
     if args.json:
         fields = ("term", "status", "reason", "evidence", "time")
@@ -200,5 +207,5 @@ def main(argv: list[str]) -> int:
     else:
         for player, entries in results.items():
             for entry in entries:
-                print(_line(player, entry))
+                print(visible(_line(player, entry)))
     return 0

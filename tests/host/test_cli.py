@@ -23,7 +23,7 @@ def test_bad_setup_is_one_line_on_stderr_and_saves_nothing(tmp_path):
         (["play", "dixit", "--players", "Ana", "ana", "Cy"], "Two players are called 'ana'"),
         (["play", "stories", "--players", "A", "B", "C", "--deck", "/nonexistent/deck.json"], "/nonexistent/deck.json"),
         (["resume", "7"], "There is no saved game 7"),
-        (["play", "dixit", "--players", "Ana", "Bo", "Cy", "--script", "/nonexistent/script"], "Cannot read the script"),
+        (["play", "dixit", "--players", "Ana", "Bo", "Cy", "--script", "/nonexistent/script"], "The script /nonexistent/script: cannot read the file"),
         (["play", "stories", "--players", "A", "B", "C", "--speech", "--script", "x"], "leave out --script"),
         (["play", "stories", "--players", "A", "B", "C", "--speech", "--asr", "vosk", "--model", "/nonexistent/model"],
          "/nonexistent/model"),

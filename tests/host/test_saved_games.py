@@ -77,7 +77,7 @@ def test_a_bare_resume_passes_over_a_game_open_elsewhere_or_damaged(tmp_path):
     assert damaged.endswith("The other games are not affected. Resuming another game.")
     listed = run_storyhost(tmp_path, "games").stdout.splitlines()
     assert listed[2].startswith("3: Game 3 in") and "damaged" in listed[2]
-    assert listed[0].startswith("1: Dixit, Ana, Bo, Cy; 2 moves, in progress")
+    assert listed[0].startswith("1: Dixit with Ana, Bo and Cy; 2 moves, in progress")
     refused = run_storyhost(tmp_path, "resume", "3", stdin="quit\n")
     assert refused.returncode == 1 and refused.stderr.splitlines() == [damaged.removesuffix(" Resuming another game.")]
     assert refused.stdout == ""

@@ -64,11 +64,12 @@ def test_natural_answers_names_without_accents_and_the_exact_line_to_type(tmp_pa
     assert answer(out, "vote tomas 4") == ["Tomás has voted (1 of 4)."]
     assert answer(out, "Leo 2") == ["Leo has voted (2 of 4)."]  # "Leo 2" can only mean Leo's vote
     assert answer(out, "vote 3") == [
-        "There is no player called '3'. Players: Julián, Tomás, Leo, Nicolás, Matilde. "
+        # votes are typed hidden: the refusal does not repeat what was typed
+        "There is no player of that name. Players: Julián, Tomás, Leo, Nicolás, Matilde. "
         "Type vote Nicolás 3 or vote Matilde 3."
     ]
     assert answer(out, "private julian")[0] == "Private for Julián:"
-    assert answer(out, "dance") == ["'dance' is not a command here; 'help' lists them. Type vote Nicolás 1."]
+    assert answer(out, "dance") == ["That is not a command here; 'help' lists them. Type vote Nicolás 1."]  # typed hidden: not repeated
     assert moves(tmp_path) == ["storyteller Julián", "clue Hope", "shown", "vote Tomás 4", "vote Leo 2"]
 
 

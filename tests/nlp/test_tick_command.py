@@ -100,11 +100,11 @@ def test_bad_input_exits_2_with_one_line(files, tmp_path):
         (["--card", "  ", "--terms", str(terms), "--transcript", str(story)], "card text is empty"),
         (
             ["--card", CARD, "--terms", str(tmp_path / "missing.json"), "--transcript", str(story)],
-            "cannot read the terms file",
+            f"the terms file {tmp_path / 'missing.json'}: cannot read the file",
         ),
         (
             ["--card", CARD, "--terms", str(terms), "--transcript", str(tmp_path / "missing.txt")],
-            "cannot read the transcript",
+            f"the transcript {tmp_path / 'missing.txt'}: cannot read the file",
         ),
         (["--card", CARD, "--terms", str(broken), "--transcript", str(story)], "not valid JSON"),
         (["--card", CARD, "--terms", str(shapeless), "--transcript", str(story)], "must map each player"),

@@ -1,0 +1,69 @@
+"""Reading a file a player names (a deck, a script, a terms file, a transcript, preferences)
+without trusting it: a regular file only (a FIFO would hang, /dev/zero would never end), a size
+cap checked before reading, and JSON whose nesting or numbers cannot crash the parser. Every
+refusal is one line that names the file."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+#: the largest JSON file read (a deck of a thousand cards is well under 1 MB)
+MAX_JSON_BYTES = 4 << 20
+
+
+class FileRefused(ValueError):
+    """A file that cannot be used: `problem` says why, and the message puts the file first."""
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        self.path, self.problem = path, problem
+        super().__init__(f"{path}: {problem}")
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is refused
+    except OSError as error:
+        raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise FileRefused(path, "this is not a regular file (a folder, a device or a pipe)")
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            data = file.read(limit + 1)
+        except OSError as error:
+            raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise FileRefused(path, f"the file is larger than {limit // 1024} KiB, too large to be right")
+    return data
+
+
+def read_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
+    """The UTF-8 text of a file (a byte order mark dropped), capped as `read_capped`."""
+    try:
+        return read_capped(path, limit).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FileRefused(path, "the file is not UTF-8 text") from None
+
+
+def parse_json(text: str, path: Path | str,
+               object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    """JSON from `text`; FileRefused for broken JSON, nesting too deep for the parser, or a
+    number too long to convert."""
+    try:
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    except json.JSONDecodeError as error:
+        problem = f"line {error.lineno}, column {error.colno}: this is not valid JSON ({error.msg})"
+        raise FileRefused(path, problem) from None
+    except RecursionError:
+        raise FileRefused(path, "the JSON is nested too deeply to be read") from None
+    except ValueError:  # an integer of thousands of digits
+        raise FileRefused(path, "the JSON holds a number too long to be read") from None
+
+
+def read_json(path: Path, limit: int = MAX_JSON_BYTES) -> Any:
+    return parse_json(read_text(path, limit), path)
