@@ -22,6 +22,7 @@ from games.base import (
     SetupError,
     UnknownCommand,
     Verb,
+    already_set,
     check_player_names,
     find_player,
     join_names,
@@ -72,7 +73,7 @@ def scored_terms(
 ) -> dict[str, list[ScoredTerm]]:
     """Each writer's ticked terms and what each scores: 2 when another writer wrote the same
     term (ticked or not), else 4."""
-    scored = {}
+    scored: dict[str, list[ScoredTerm]] = {}
     for player, sheet in sheets.items():
         scored[player] = []
         for term in sheet:
@@ -230,8 +231,8 @@ class StoriesState(GameState):
             raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
         if len(action.args) != len(verb.params) or verb.takes_player != (action.player is not None):
             raise IllegalAction(f"Say it like this: {verb.usage}.")
-        handler = getattr(self, f"_do_{verb.name}")
-        if verb.takes_player:
+        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
+        if action.player is not None:  # the verb takes a player, checked above
             return handler(find_player(action.player, self.players), *action.args)
         return handler(*action.args)
 
@@ -273,7 +274,8 @@ class StoriesState(GameState):
         term = " ".join(text.split())
         if not term:
             raise IllegalAction(f"Say the term to write after 'term {player}'.")
-        refusal = self.term_rules.refusal(term, self.sentence, [written.text for written in sheet])
+        sentence = already_set(self.sentence, "the card's sentence")
+        refusal = self.term_rules.refusal(term, sentence, [written.text for written in sheet])
         if refusal is not None:
             raise IllegalAction(refusal)
         sheet.append(WrittenTerm(term))
@@ -413,7 +415,7 @@ class StoriesState(GameState):
         ]
         if self.story + 1 == self.story_count:
             self.phase = OVER
-            events.append(Event(f"The game is over. {self.outcome().text}"))
+            events.append(Event(f"The game is over. {most_points_wins(self.totals).text}"))
         else:
             self.story += 1
             self._begin_story()
@@ -479,7 +481,7 @@ class StoriesState(GameState):
     def status(self) -> str:
         """Where the game stands and the whole task of the moment, with the card's sentence."""
         if self.phase == OVER:
-            return f"The game is over. {self.outcome().text}"
+            return f"The game is over. {most_points_wins(self.totals).text}"
         teller = self.storyteller
         where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
         if self.phase == CHOOSE:
@@ -547,7 +549,7 @@ class StoriesState(GameState):
 
     def view(self, player: str | None) -> dict[str, Any]:
         revealed = self.phase in (REVIEW, OVER)
-        sheets = {}
+        sheets: dict[str, dict[str, Any]] = {}
         for writer, sheet in self.sheets.items():
             sheets[writer] = {
                 "written": len(sheet),
