@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import IO, Protocol, TextIO
 
 
 class LineSource(Protocol):
@@ -28,7 +28,7 @@ class ScriptSource:
     """Lines from a file or pipe, echoed so a transcript shows what was typed. Time never
     passes on its own here: a script says 'timeup' where the timer runs out."""
 
-    stream: TextIO
+    stream: IO[str]
     echo: Callable[[str], None] = print
 
     def read(self, timeout: float | None) -> str | None:

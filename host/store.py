@@ -101,7 +101,9 @@ class GameStore:
             "INSERT INTO games (game, settings, created, updated) VALUES (?, ?, ?, ?)",
             (game, json.dumps(settings, ensure_ascii=False), now, now),
         )
-        return int(cursor.lastrowid)
+        if cursor.lastrowid is None:  # SQLite sets it after every INSERT of one row
+            raise sqlite3.DatabaseError("The new game has no id.")
+        return cursor.lastrowid
 
     def append(self, game_id: int, seq: int, action: Action) -> None:
         """Save action number `seq` (0-based) of a game."""
