@@ -13,7 +13,9 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 class IllegalAction(ValueError):
@@ -106,6 +108,14 @@ class Outcome:
 
     winners: tuple[str, ...]
     text: str
+
+
+def already_set(value: T | None, what: str) -> T:
+    """`value`, which the current phase has already set. None is a bug in the engine, not a
+    player's mistake, so it is a RuntimeError (never shown as a refusal), not an IllegalAction."""
+    if value is None:
+        raise RuntimeError(f"{what} is not set at this point of the game")
+    return value
 
 
 def join_names(names: Sequence[str], conjunction: str = "and") -> str:

@@ -9,7 +9,7 @@ where open by RULINGS.md ("Dixit").
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.base import (
@@ -23,6 +23,7 @@ from games.base import (
     SetupError,
     UnknownCommand,
     Verb,
+    already_set,
     check_player_names,
     find_player,
     join_names,
@@ -166,7 +167,7 @@ class DixitState(GameState):
                 f"Say who gave each other card: 'owner', the card number and the name. Cards still without an "
                 f"owner: {join_names(unknown)}."
             )
-        return f"The game is over. {self.outcome().text}"
+        return f"The game is over. {most_points_wins(self.totals).text}"
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -178,8 +179,8 @@ class DixitState(GameState):
             raise IllegalAction(f"Say it like this: {verb.usage}.")
         if PHASE_VERBS.get(self.phase) != verb.name:
             raise IllegalAction(f"'{verb.name}' is not possible now. {self._next_step()}")
-        handler = getattr(self, f"_do_{verb.name}")
-        if verb.takes_player:
+        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
+        if action.player is not None:  # the verb takes a player, checked above
             return handler(find_player(action.player, self.players), *action.args)
         return handler(*action.args)
 
@@ -229,13 +230,13 @@ class DixitState(GameState):
 
     def _do_shown(self) -> list[Event]:
         self.phase = VOTE
-        teller = self.storyteller
+        teller, clue = self.storyteller, already_set(self.clue, "the clue")
         return [
             Event(
                 f"The {self.cards_shown} cards are on the table, numbered 1 to {self.cards_shown} from the left. "
-                f"The clue was: {as_sentence(self.clue)} Everyone but {teller}, vote in secret for the card you "
+                f"The clue was: {as_sentence(clue)} Everyone but {teller}, vote in secret for the card you "
                 f"think is {teller}'s: say 'vote', your name and the number.",
-                brief=f"Cards 1 to {self.cards_shown}. Clue: {as_sentence(self.clue)} Vote for {teller}'s card.",
+                brief=f"Cards 1 to {self.cards_shown}. Clue: {as_sentence(clue)} Vote for {teller}'s card.",
             )
         ]
 
@@ -298,7 +299,7 @@ class DixitState(GameState):
 
     def _owner_refusal(self, number: int, player: str) -> str | None:
         """Why `player` cannot be the owner of card `number`, or None."""
-        teller, card = self.storyteller, self.storyteller_card
+        teller, card = self.storyteller, already_set(self.storyteller_card, "the storyteller's card")
         if number == card:
             return f"Card {number} is {teller}'s own card; say who gave the other cards."
         if player == teller:
@@ -355,14 +356,14 @@ class DixitState(GameState):
                 points[voter] = SHARED_POINTS
         else:
             reward = CONTANDO_POINTS if self.contando and len(finders) == 1 else FOUND_POINTS
-            for player in (self.storyteller, *finders):
+            for player in (already_set(self.storyteller, "the storyteller"), *finders):
                 points[player] = reward
         for voter, received in self._votes_received().items():
             points[voter] += received
         return points
 
     def _score_turn(self) -> list[Event]:
-        teller, finders = self.storyteller, self._finders()
+        teller, finders = already_set(self.storyteller, "the storyteller"), self._finders()
         points = self._turn_points()
         if not finders or len(finders) == len(self.voters):
             who = "Nobody" if not finders else "Everyone"
@@ -391,7 +392,7 @@ class DixitState(GameState):
                 ending = "The draw pile runs out before every hand is full"
             else:
                 ending = "The last card of the draw pile has been drawn"
-            return [Event(f"{ending}, so the game is over. {self.outcome().text}")]
+            return [Event(f"{ending}, so the game is over. {most_points_wins(self.totals).text}")]
         self.turn += 1
         refill = Event(
             f"Everyone draws back up to {self.hand_size} cards; {count_cards(self.draw_pile)} left in the draw pile.",
@@ -435,7 +436,7 @@ class DixitState(GameState):
         if self.phase == STORYTELLER:
             return self.players
         if self.phase in (CLUE, CARDS, REVEAL):
-            return (self.storyteller,)
+            return (already_set(self.storyteller, "the storyteller"),)
         if self.phase == VOTE:
             return self._missing_votes()
         if self.phase == OWNERS:

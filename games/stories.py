@@ -24,6 +24,7 @@ from games.base import (
     SetupError,
     UnknownCommand,
     Verb,
+    already_set,
     check_player_names,
     find_player,
     join_names,
@@ -75,7 +76,7 @@ def scored_terms(
 ) -> dict[str, list[ScoredTerm]]:
     """Each writer's ticked terms and what each scores: 2 when another writer wrote the same
     term (ticked or not), else 4."""
-    scored = {}
+    scored: dict[str, list[ScoredTerm]] = {}
     for player, sheet in sheets.items():
         scored[player] = []
         for term in sheet:
@@ -250,8 +251,8 @@ class StoriesState(GameState):
             raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
         if len(action.args) != len(verb.params) or verb.takes_player != (action.player is not None):
             raise IllegalAction(f"Say it like this: {verb.usage}.")
-        handler = getattr(self, f"_do_{verb.name}")
-        if verb.takes_player:
+        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
+        if action.player is not None:  # the verb takes a player, checked above
             return handler(find_player(action.player, self.players), *action.args)
         return handler(*action.args)
 
@@ -295,7 +296,8 @@ class StoriesState(GameState):
             raise IllegalAction(f"Say the term to write after 'term {player}'.")
         if any(self.term_rules.same(term, written.text) for written in sheet):
             raise IllegalAction(f"{player} already wrote this term, or one that counts as the same: write another.")
-        refusal = self.term_rules.refusal(term, self.sentence, [written.text for written in sheet])
+        sentence = already_set(self.sentence, "the card's sentence")
+        refusal = self.term_rules.refusal(term, sentence, [written.text for written in sheet])
         if refusal is not None:
             raise IllegalAction(without_term(refusal, term))
         sheet.append(WrittenTerm(term))
@@ -442,7 +444,7 @@ class StoriesState(GameState):
         ]
         if self.story + 1 == self.story_count:
             self.phase = OVER
-            events.append(Event(f"The game is over. {self.outcome().text}"))
+            events.append(Event(f"The game is over. {most_points_wins(self.totals).text}"))
         else:
             self.story += 1
             self._begin_story()
@@ -508,7 +510,7 @@ class StoriesState(GameState):
     def status(self) -> str:
         """Where the game stands and the whole task of the moment, with the card's sentence."""
         if self.phase == OVER:
-            return f"The game is over. {self.outcome().text}"
+            return f"The game is over. {most_points_wins(self.totals).text}"
         teller = self.storyteller
         where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
         if self.phase == CHOOSE:
@@ -576,7 +578,7 @@ class StoriesState(GameState):
 
     def view(self, player: str | None) -> dict[str, Any]:
         revealed = self.phase in (REVIEW, OVER)
-        sheets = {}
+        sheets: dict[str, dict[str, Any]] = {}
         for writer, sheet in self.sheets.items():
             sheets[writer] = {
                 "written": len(sheet),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +26,7 @@ from games.base import (
     SetupError,
     UnknownCommand,
     Verb,
+    already_set,
     check_player_names,
     fold_name,
     join_names,
@@ -289,9 +290,9 @@ class StorytellingState(GameState):
         return events + self._end_turn(won=True)
 
     def _card_failed(self, wrong: int) -> list[Event]:
-        triggered = self.trigger in (self.grid[index] for index in self.flipped)
+        triggered = self.trigger is not None and self.trigger in (self.grid[index] for index in self.flipped)
         if triggered and self.variant == "three-pigs":
-            self.flipped = [self.grid.index(self.trigger)]
+            self.flipped = [self.grid.index(already_set(self.trigger, "the wolf tile"))]
             self.phase = BLOW
             return [Event(f"The wolf blew! The other tiles are turned face down. {self._prompt()}")]
         events = []
@@ -365,7 +366,8 @@ class StorytellingState(GameState):
             raise IllegalAction(f"Say it like this: {verb.usage}.")
         if action.player is not None and fold_name(action.player) != fold_name(self.active):
             raise NotYourTurn(f"It is {self.active}'s turn; say the command without a name.")
-        return getattr(self, f"_do_{verb.name}")(*action.args)
+        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
+        return handler(*action.args)
 
     def _expect(self, phase: str, doing: str) -> None:
         if self.phase != phase:
@@ -434,7 +436,7 @@ class StorytellingState(GameState):
         line, direction = line.casefold(), direction.casefold()
         if direction not in BLOWS.get(line, ()):
             raise IllegalAction("Say blow row left, blow row right, blow column up or blow column down.")
-        blew = self.grid.index(self.trigger)
+        blew = self.grid.index(already_set(self.trigger, "the wolf tile"))
         row, column = divmod(blew, self.columns)
         if line == "row":
             moved = [row * self.columns + c for c in range(self.columns)]
@@ -504,7 +506,7 @@ class StorytellingState(GameState):
         return () if self.phase == OVER else (self.active,)
 
     def status(self) -> str:
-        if self.phase == OVER:
+        if self.result is not None:  # set with the phase OVER
             return f"The game is over. {self.result.text}"
         if self.phase == FLIP:
             pictures = self.card.pictures

@@ -14,7 +14,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,7 +295,7 @@ class FileSource:
         self.duration = self._file.frames / self.native_rate
         self._chunks = self._generate(max(1, round(self.native_rate * block_ms / 1000)))
 
-    def _generate(self, blocksize: int) -> Iterator[AudioChunk]:
+    def _generate(self, blocksize: int) -> Generator[AudioChunk, None, None]:
         import soundfile
 
         converter = _Converter(self.native_rate, self._file.channels, self.rate)

@@ -296,7 +296,7 @@ def _games(options: argparse.Namespace) -> None:
 
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
-    out.write(resources.files("host").joinpath("rules", f"{options.game}.md").read_text(encoding="utf-8"))
+    out.write(resources.files("host").joinpath("rules").joinpath(f"{options.game}.md").read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,7 +75,7 @@ def _read(source: Path | Traversable, label: str) -> Any:
         raise DeckError(label, [refused.problem]) from None
 
 
-class _JsonObject(dict):  # type: ignore[type-arg]
+class _JsonObject(dict[str, Any]):
     """A JSON object that remembers its keys written more than once (json keeps only the last)."""
 
     repeated: tuple[str, ...] = ()

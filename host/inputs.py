@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Protocol, TextIO
+from typing import IO, Protocol, TextIO
 
 from host.files import FileRefused, read_capped
 from host.screen import shortened, visible
@@ -64,7 +64,7 @@ def decode_line(raw: bytes) -> str | Refused:
     return unicodedata.normalize("NFC", text.removeprefix("\ufeff")).strip()
 
 
-def read_line(stream: BinaryIO) -> str | Refused:
+def read_line(stream: IO[bytes]) -> str | Refused:
     """One line of at most MAX_LINE_BYTES (a longer one is read to its end and refused);
     EOFError at the end of input."""
     raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -82,7 +82,7 @@ def without_comment(line: str) -> str:
     return _COMMENT.sub("", line).replace("\\#", "#").strip()
 
 
-def read_script(path: str) -> BinaryIO:
+def read_script(path: str) -> IO[bytes]:
     """A script file checked whole before the game starts: UTF-8 (with or without a byte order
     mark) or UTF-16 with its byte order mark; anything else is refused, naming the file."""
     data = read_capped(Path(path), MAX_SCRIPT_BYTES)
@@ -102,7 +102,7 @@ class ScriptSource:
     """Lines from a file or pipe, echoed so a transcript shows what was typed. Time never
     passes on its own here: a script says 'timeup' where the timer runs out."""
 
-    stream: BinaryIO
+    stream: IO[bytes]
     echo: Callable[[str], None] = print
 
     def read(self, timeout: float | None) -> str | Refused:

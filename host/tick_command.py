@@ -23,7 +23,7 @@ import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from host.files import FileRefused, read_json, read_text
 from host.screen import visible
@@ -41,7 +41,7 @@ class _Failure(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not usage + message
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
         raise _Failure(f"{message}; see '{PROG} --help'")
 
 
@@ -97,7 +97,7 @@ def judge(
         results[player], accepted[player] = [], []
         for term in written:
             verdict = referee.check(term, card, accepted[player])
-            entry = {"term": term, "status": "rejected", "reason": verdict.code, "evidence": None, "time": None}
+            entry: dict[str, Any] = {"term": term, "status": "rejected", "reason": verdict.code, "evidence": None, "time": None}
             if verdict.allowed:
                 entry["status"] = "not_heard"
                 accepted[player].append(term)

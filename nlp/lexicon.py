@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 
 try:
-    import lemminflect
+    import lemminflect as lemminflect  # exported: load_referee() checks that it is installed
     from lemminflect import config as lemminflect_config
     from lemminflect.codecs.OverridesCodec import OverridesCodec
 except ImportError:  # load_referee() reports it as LanguageResourceMissing
@@ -133,9 +133,9 @@ class Lexicon:
         if word in SUPPLETIVE_PLURALS:
             found.setdefault("NOUN", set()).add(SUPPLETIVE_PLURALS[word])
         for pos in POS:
-            lemmas = self._wordnet_lemmas(word, pos)
-            if lemmas:
-                found.setdefault(_WN_UPOS[pos], set()).update(lemmas)
+            wordnet_lemmas = self._wordnet_lemmas(word, pos)
+            if wordnet_lemmas:
+                found.setdefault(_WN_UPOS[pos], set()).update(wordnet_lemmas)
         if not found:
             lemma = lemminflect.getAllLemmasOOV(word, "NOUN").get("NOUN", (word,))[0].lower()
             found["NOUN"] = {word, lemma}

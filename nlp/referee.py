@@ -63,7 +63,7 @@ class TermReferee:
         self.tagger = tagger
         cache_methods(self, ("words", "keys", "_card"), 4096)
 
-    def __deepcopy__(self, memo: dict) -> TermReferee:
+    def __deepcopy__(self, memo: dict[int, object]) -> TermReferee:
         return self  # loaded resources, shared: a game state copied on every move must not copy them
 
     # -- the TermRules protocol ------------------------------------------------------------
@@ -174,7 +174,7 @@ def load_referee() -> TermReferee:
         )
     if lexicon_module.lemminflect is None:
         raise LanguageResourceMissing("lemminflect is missing: install it with pip install lemminflect==0.2.3.")
-    if tagger_module.spacy is None:
+    if not tagger_module.SPACY_INSTALLED:
         raise LanguageResourceMissing("spaCy is missing: install it with pip install 'spacy>=3.8,<3.9'.")
     try:
         nlp = load_spacy()

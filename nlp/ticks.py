@@ -112,6 +112,9 @@ class TickEvent:
     evidence: str
     time: float | None
 
+#: what a word was heard as (text, confidence, alternatives): a changed one is tracked again
+_Signature = tuple[str, float | None, tuple[tuple[str, float | None], ...]]
+
 
 @dataclass
 class _Segment:
@@ -119,7 +122,7 @@ class _Segment:
 
     words: list[HeardWord] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
-    signatures: list[tuple] = field(default_factory=list)
+    signatures: list[_Signature] = field(default_factory=list)
     prefixes: list[set[tuple[int, str]]] = field(default_factory=list)  # spans ending here: (start, key so far)
     hits: list[tuple[int, int, int]] = field(default_factory=list)  # (end, term id, start), by end
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
@@ -233,7 +236,7 @@ class TickTracker:
             self._append(seg, word, signature)
         seg.final = final
 
-    def _append(self, seg: _Segment, word: HeardWord, signature: tuple) -> None:
+    def _append(self, seg: _Segment, word: HeardWord, signature: _Signature) -> None:
         j = len(seg.tokens)
         seg.tokens.append(_token(word.text))
         seg.signatures.append(signature)
