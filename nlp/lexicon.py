@@ -119,7 +119,7 @@ class Lexicon:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
         cache_methods(
-            self, ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_phrase"), 65536
+            self, ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase"), 65536
         )
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
@@ -236,13 +236,18 @@ class Lexicon:
         sky" ticks "sky" although WordNet also lists the adjective "blue-sky" ("blue-sky
         research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
         """
-        entries = [
-            (entry, pos)
-            for _, entry in self._spellings(words)
-            for pos in ("noun", "adj")
-            if entry in self.wordnet.lemmas[pos]
-        ]
-        return bool(entries) and not any(pos == "noun" and self.free_phrase(entry) for entry, pos in entries)
+        entries = [entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]]
+        return bool(entries) and not self.free_entry(words)
+
+    def free_entry(self, words: tuple[str, ...]) -> bool:
+        """Whether the words spell a noun entry of WordNet that is a free phrase ("small boat")."""
+        return any(
+            entry in self.wordnet.lemmas["noun"] and self.free_phrase(entry) for _, entry in self._spellings(words)
+        )
+
+    def can_be_name(self, word: str) -> bool:
+        """A word lemminflect knows as a name when capitalised ("harry", "potter"), or knows not at all."""
+        return bool(self.lemma_table.lemmas(word.capitalize())) or not self.known(word)
 
     def free_phrase(self, entry: str) -> bool:
         """Whether a two-word noun entry of WordNet is a free adjective+noun phrase rather than a
@@ -251,7 +256,9 @@ class Lexicon:
         "old man", "secret plan"), so the entry is free when all of these hold:
 
         - its first word is an adjective, and not an -ing form of a verb: "swimming pool" and
-          "sleeping bag" are compounds, named by what the thing is for;
+          "sleeping bag" are compounds, named by what the thing is for; and it is mostly an
+          adjective, in SemCor at least as often as a noun: "light bulb" and "grizzly bear"
+          are compounds;
         - that adjective describes, rather than classifies: no sense of it pertains to a noun
           ("polar" pertains to the poles, so a polar bear is a kind of bear, not a bear that is
           polar);
@@ -272,7 +279,8 @@ class Lexicon:
         if len(parts) != 2 or parts[0] not in self.wordnet.lemmas["adj"] or self.ing_form(parts[0]):
             return False
         adjective, noun = parts
-        if self.wordnet.relational(adjective):
+        counts = self.wordnet.tagged_counts(adjective)
+        if counts["adj"] == 0 or counts["noun"] > counts["adj"] or self.wordnet.relational(adjective):
             return False
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}

@@ -44,10 +44,29 @@ from typing import Any
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import NUMBERS, is_function_word
+from nlp.wordclass import LIKE_TOMORROW, NUMBERS, PREPOSITIONS, RULEBOOK_ADVERBS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
+PAUSE = 0.3  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
+# a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
+_CLOSING = tuple(".,;:!?…)]}\"”")
+_OPENING = tuple("([{\"“")
+# "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
+TEMPORAL = LIKE_TOMORROW | (RULEBOOK_ADVERBS & {"tomorrow"})
+# prepositions that are not also conjunctions: the noun phrase after one is its object, never a subject
+_OBJECT_PREPOSITIONS = (PREPOSITIONS | {"to"}) - {"after", "before", "since", "until", "till", "as", "than"}
+_RELATIVES = frozenset({"who", "which", "that"})
+_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
+# verbs whose object can be a clause without "that" ("she said the fire truck was late")
+CLAUSE_VERBS = frozenset(
+    """
+    say tell think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
+    remember forget learn decide show promise swear admit claim bet doubt understand pretend reckon suspect
+    worry mean discover expect explain find
+    """.split()
+)
 _REACH = max(RIGHT_CONTEXT, MAX_PHRASE - 2)  # how far right of a boundary its decision looks
 _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 
@@ -103,7 +122,8 @@ class HeardWord:
 @dataclass(frozen=True)
 class TickEvent:
     """A term ticked (or unticked): `index` is its place in the player's list, `evidence` the
-    words heard, `time` the end of the last of them (None for typed text)."""
+    words heard, `time` the end of the last of them (None for typed text), `heard_at` where
+    that last word is in the story, as (utterance, word): ticks earned by one heard word share it."""
 
     kind: str  # "tick" or "untick"
     player: str
@@ -111,6 +131,7 @@ class TickEvent:
     index: int
     evidence: str
     time: float | None
+    heard_at: tuple[int, int] | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -274,8 +295,8 @@ class TickTracker:
     def _decide(self, seg: _Segment, k: int) -> bool | None:
         tokens, n = seg.tokens, len(seg.tokens)
         first, second = tokens[k - 1], tokens[k]
-        if first.endswith(("'s", "'")):
-            return False  # a possessive: "the dog's bone"
+        if first.endswith(("'s", "'")) or self._closed(seg, k):
+            return False  # a possessive ("the dog's bone"), punctuation or a pause
         collocation = self._collocation(seg, k)
         if collocation:
             return True
@@ -294,16 +315,57 @@ class TickTracker:
         # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
         # that can be one agreeing with the first ("sails", not "sled") is that verb
         verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
-        return bool(verbs) or not ({"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()))
+        if not verbs and {"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()):
+            return False
+        return not self._starts_clause(tokens[lo:], tags, k - lo)
+
+    @staticmethod
+    def _closed(seg: _Segment, k: int) -> bool:
+        """Whether punctuation or a pause of more than PAUSE seconds separates words k-1 and k."""
+        before, after = seg.words[k - 1], seg.words[k]
+        if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
+            return True
+        return before.end is not None and after.start is not None and after.start - before.end > PAUSE
+
+    def _starts_clause(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
+        """Whether noun k, after noun k-1, is the subject of a new clause in unpunctuated speech
+        ("we drove to the barn | children screamed", "he buried the treasure | sailors sang"):
+        a finite verb follows it, and the noun phrase that ends at k-1 is the object of a
+        preposition or of a verb that takes no clause ("she said the fire | truck was late" is
+        one compound), and that verb is not in a relative clause still waiting for its main verb
+        ("the boy who rode the motor | sled was happy")."""
+        after = k + 1
+        while after < len(tags) and tags[after].startswith("RB"):
+            after += 1
+        if after >= len(tags):
+            return False
+        # a past participle right after a bare noun is more often the past tense ("dogs barked")
+        past = tags[after] == "VBN" and "VBD" in (self._lexicon.tags(words[after]) or ())
+        if tags[after] not in _FINITE and not past:
+            return False
+        i = k - 2
+        while i >= 0 and tags[i] in _NOUN_PHRASE:
+            i -= 1
+        if i >= 0 and tags[i] in ("DT", "PDT") and words[i] not in _RELATIVES:
+            i -= 1  # one determiner: "to the barn", not "that the"
+        if i < 0:
+            return False
+        if words[i] in _OBJECT_PREPOSITIONS and tags[i] in ("IN", "TO", "RP"):
+            return True
+        if not tags[i].startswith("VB") or words[i - 1 : i] and words[i - 1] in _RELATIVES:
+            return False
+        return not CLAUSE_VERBS & self._lexicon.readings(words[i]).get("VERB", frozenset())
 
     def _may_be_nouns(self, first: str, second: str) -> bool:
         """Whether the two words could make a noun+noun compound. A first word in -ing that is a
         verb form is a participle ("the burning barn"); gerund compounds that are words of their
         own ("swimming pool", "sleeping bag") are WordNet collocations."""
-        if self._lexicon.ing_form(first):
+        if self._lexicon.ing_form(first) or first in TEMPORAL or second in TEMPORAL:
             return False
         return all(
-            not is_function_word(word) and word not in NUMBERS and self._lexicon.can_be_noun(word)
+            not is_function_word(word, self._lexicon)
+            and word not in NUMBERS
+            and self._lexicon.can_be_noun(word)
             for word in (first, second)
         )
 
@@ -314,8 +376,12 @@ class TickTracker:
         for start in range(max(0, k - MAX_PHRASE + 1), k):
             for end in range(k + 1, start + MAX_PHRASE + 1):
                 words = tuple(part for token in seg.tokens[start:end] for part in token.split("-"))
-                if is_function_word(words[0]) or (end <= len(seg.tokens) and is_function_word(words[-1])):
+                if is_function_word(words[0], self._lexicon) or (
+                    end <= len(seg.tokens) and is_function_word(words[-1], self._lexicon)
+                ):
                     continue  # "all-night", "up-to-date": a compound starts and ends with a content word
+                if any(self._closed(seg, j) for j in range(start + 1, min(end, len(seg.tokens)))):
+                    break  # no compound spans punctuation or a pause
                 if end > len(seg.tokens):
                     pending = pending or (not seg.final and self._lexicon.begins_entry(words))
                     break
@@ -345,6 +411,7 @@ class TickTracker:
                 pending = min(pending, end)
         seg.settled = pending
         events: list[TickEvent] = []
+        ticks: list[TickEvent] = []
         lost = set()
         for tid, tick in list(self._ticks.items()):
             if tick.segment == si and not (
@@ -362,13 +429,12 @@ class TickTracker:
                 if spans:
                     start, end = min(spans)
                     words = self._segments[sj].words
-                    event = TickEvent(
-                        "tick", player, term, index, self._evidence(self._segments[sj], start, end), words[end - 1].end
-                    )
+                    evidence = self._evidence(self._segments[sj], start, end)
+                    event = TickEvent("tick", player, term, index, evidence, words[end - 1].end, (sj, end - 1))
                     self._ticks[tid] = _Tick(sj, start, end, event)
-                    events.append(event)
+                    ticks.append(event)
                     break
-        return events
+        return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))  # in the order heard
 
     def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
         """A one-word term heard as several words must be heard as one compound: "snow man" is
