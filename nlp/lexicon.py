@@ -118,9 +118,8 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
-        cache_methods(
-            self, ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase"), 65536
-        )
+        cached = ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase")
+        cache_methods(self, cached, 65536)
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
         """Part of speech (NOUN, PROPN, VERB, ADJ, ADV, AUX) -> lemmas `word` can be a form of.
@@ -236,7 +235,9 @@ class Lexicon:
         sky" ticks "sky" although WordNet also lists the adjective "blue-sky" ("blue-sky
         research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
         """
-        entries = [entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]]
+        entries = [
+            entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]
+        ]
         return bool(entries) and not self.free_entry(words)
 
     def free_entry(self, words: tuple[str, ...]) -> bool:
@@ -294,8 +295,9 @@ class Lexicon:
         return False
 
     def _spellings(self, words: tuple[str, ...]) -> Iterator[tuple[str, str]]:
-        """(joiner, entry): the words joined as WordNet writes its entries, plurals undone."""
-        options = [{w, *self.readings(w).get("NOUN", ())} for w in words]
+        """(joiner, entry): the words joined as WordNet writes its entries, the plural of the last
+        undone ("polar bears"; "to the mountains | goats will follow" is no "mountain goat")."""
+        options = [{w} for w in words[:-1]] + [{words[-1], *self.readings(words[-1]).get("NOUN", ())}]
         for joiner in ("_", "-"):
             for entry in phrase_product(options, joiner):
                 yield joiner, entry

@@ -22,10 +22,15 @@ and "hot dog" tick neither word). Words are compared whole, never as substrings
 ("cat" is not in "category"), and a one-word term heard as several words must be heard as one
 compound ("snow man" is "snowman", "the snow fell" is no "snowfall").
 
-Input is the recognizer's hypothesis, one utterance at a time: lowercase words without
-punctuation, maybe with times, confidences and alternatives, revised until final. Compounds
-never span two utterances (a pause), nor two clauses of typed text; without a pause, words of
-two sentences can still read as a compound ("... the ocean | parrots screamed"). A decision at
+Input is the recognizer's hypothesis, one utterance at a time: words maybe with punctuation,
+times, confidences and alternatives, revised until final. Compounds never span two utterances,
+two clauses of typed text, a word's closing punctuation ("ocean." from a recognizer that
+punctuates) nor a pause of more than PAUSE seconds between two words' times; not a temporal
+noun ("his sled | yesterday"), nor, in unpunctuated speech, the start of a clause: a noun
+followed by its finite verb after a noun phrase that is the object of a preposition or of a verb
+that takes no clause ("across the ocean | parrots screamed", "buried the treasure | sailors
+sang"; but "she said the fire truck was late"). A multi-word term does not span such a
+boundary either. A decision at
 the end of the hypothesis waits for the next word or for the end of the utterance. A noun+noun
 edge with fewer than two words of context after it is decided provisionally with the words there
 are: the tick comes at once, and the edge is decided again as words come. Each term ticks at
@@ -48,7 +53,7 @@ from nlp.wordclass import LIKE_TOMORROW, NUMBERS, PREPOSITIONS, RULEBOOK_ADVERBS
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
-PAUSE = 0.3  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
+PAUSE = 0.2  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
 _OPENING = tuple("([{\"“")
@@ -57,6 +62,10 @@ TEMPORAL = LIKE_TOMORROW | (RULEBOOK_ADVERBS & {"tomorrow"})
 # prepositions that are not also conjunctions: the noun phrase after one is its object, never a subject
 _OBJECT_PREPOSITIONS = (PREPOSITIONS | {"to"}) - {"after", "before", "since", "until", "till", "as", "than"}
 _RELATIVES = frozenset({"who", "which", "that"})
+TIME_UNITS = frozenset(
+    "day night morning evening afternoon week weekend month year summer winter spring autumn hour minute".split()
+)
+_TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
 # verbs whose object can be a clause without "that" ("she said the fire truck was late")
@@ -144,6 +153,7 @@ class _Segment:
     prefixes: list[set[tuple[int, str]]] = field(default_factory=list)  # spans ending here: (start, key so far)
     hits: list[tuple[int, int, int]] = field(default_factory=list)  # (end, term id, start), by end
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
+    separated: set[int] = field(default_factory=set)  # boundaries that end a phrase: not even a term spans them
     provisional: set[int] = field(default_factory=set)  # boundaries decided with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
@@ -246,6 +256,7 @@ class TickTracker:
             seg.hits.pop()
         for k in [k for k in seg.joined if k >= p - _REACH]:
             del seg.joined[k]
+        seg.separated -= {k for k in seg.separated if k >= p - _REACH}
         seg.settled = min(seg.settled, p - _REACH)
         for spans in seg.valid.values():
             spans -= {span for span in spans if span[1] >= seg.settled}
@@ -295,8 +306,11 @@ class TickTracker:
     def _decide(self, seg: _Segment, k: int) -> bool | None:
         tokens, n = seg.tokens, len(seg.tokens)
         first, second = tokens[k - 1], tokens[k]
-        if first.endswith(("'s", "'")) or self._closed(seg, k):
-            return False  # a possessive ("the dog's bone"), punctuation or a pause
+        if first.endswith(("'s", "'")):
+            return False  # a possessive: "the dog's bone"
+        if self._closed(seg, k) or first in TEMPORAL or second in TEMPORAL:
+            seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"
+            return False
         collocation = self._collocation(seg, k)
         if collocation:
             return True
@@ -317,7 +331,10 @@ class TickTracker:
         verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
         if not verbs and {"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()):
             return False
-        return not self._starts_clause(tokens[lo:], tags, k - lo)
+        if self._starts_clause(tokens[lo:], tags, k - lo):
+            seg.separated.add(k)
+            return False
+        return True
 
     @staticmethod
     def _closed(seg: _Segment, k: int) -> bool:
@@ -346,6 +363,8 @@ class TickTracker:
         i = k - 2
         while i >= 0 and tags[i] in _NOUN_PHRASE:
             i -= 1
+        if words[k - 1] in TIME_UNITS and i >= 0 and words[i] in _TIME_QUANTIFIERS:
+            return True  # an adverbial of time: "to the market every day | farmers sell apples"
         if i >= 0 and tags[i] in ("DT", "PDT") and words[i] not in _RELATIVES:
             i -= 1  # one determiner: "to the barn", not "that the"
         if i < 0:
@@ -360,7 +379,7 @@ class TickTracker:
         """Whether the two words could make a noun+noun compound. A first word in -ing that is a
         verb form is a participle ("the burning barn"); gerund compounds that are words of their
         own ("swimming pool", "sleeping bag") are WordNet collocations."""
-        if self._lexicon.ing_form(first) or first in TEMPORAL or second in TEMPORAL:
+        if self._lexicon.ing_form(first):
             return False
         return all(
             not is_function_word(word, self._lexicon)
@@ -438,10 +457,13 @@ class TickTracker:
 
     def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
         """A one-word term heard as several words must be heard as one compound: "snow man" is
-        "snowman", but "the snow fell" is no "snowfall"."""
-        if end - start == 1 or tid not in self._one_word:
+        "snowman", but "the snow fell" is no "snowfall". A term of several words must not span
+        the end of a phrase: "the ocean | parrots screamed" is no "ocean parrot"."""
+        if end - start == 1:
             return True
         inside = [self._joined(seg, k) for k in range(start + 1, end)]
+        if tid not in self._one_word:
+            return False if seg.separated & set(range(start + 1, end)) else None if None in inside else True
         return False if False in inside else None if None in inside else True
 
     @staticmethod

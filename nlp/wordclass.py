@@ -2,7 +2,9 @@
 
 Allowed are nouns (proper nouns too), verbs and adjectives. Refused, in this order:
 
-1. ``have_be``: every form of "have" and "be" (the rulebook: "in all forms").
+1. ``have_be``: every form of "have" and "be" (the rulebook: "in all forms"). A term is written
+   without context, so a word counts as a form only in its common readings: "art" is the noun,
+   not archaic "thou art"; "hath" and "wert", which mean nothing else, are forms.
 2. ``pronoun``: pronouns, articles and determiners, which the rulebook counts as pronouns
    ("the", "this", "I", "you"...). Quantity words such as "many", "much", "all", "enough" are
    determiners too.
