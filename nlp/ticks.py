@@ -49,7 +49,7 @@ from typing import Any
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import LIKE_TOMORROW, NUMBERS, PREPOSITIONS, RULEBOOK_ADVERBS, is_function_word
+from nlp.wordclass import LIKE_TOMORROW, NUMBERS, PREPOSITIONS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
@@ -58,7 +58,7 @@ PAUSE = 0.2  # seconds of silence between two words that end any compound (see t
 _CLOSING = tuple(".,;:!?…)]}\"”")
 _OPENING = tuple("([{\"“")
 # "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
-TEMPORAL = LIKE_TOMORROW | (RULEBOOK_ADVERBS & {"tomorrow"})
+TEMPORAL = LIKE_TOMORROW | {"tomorrow"}
 # prepositions that are not also conjunctions: the noun phrase after one is its object, never a subject
 _OBJECT_PREPOSITIONS = (PREPOSITIONS | {"to"}) - {"after", "before", "since", "until", "till", "as", "than"}
 _RELATIVES = frozenset({"who", "which", "that"})
@@ -371,7 +371,8 @@ class TickTracker:
             return False
         if words[i] in _OBJECT_PREPOSITIONS and tags[i] in ("IN", "TO", "RP"):
             return True
-        if not tags[i].startswith("VB") or words[i - 1 : i] and words[i - 1] in _RELATIVES:
+        in_relative_clause = i > 0 and words[i - 1] in _RELATIVES
+        if not tags[i].startswith("VB") or in_relative_clause:
             return False
         return not CLAUSE_VERBS & self._lexicon.readings(words[i]).get("VERB", frozenset())
 
