@@ -49,7 +49,7 @@ from typing import Any
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import LIKE_TOMORROW, NUMBERS, PREPOSITIONS, is_function_word
+from nlp.wordclass import CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
@@ -59,8 +59,10 @@ _CLOSING = tuple(".,;:!?…)]}\"”")
 _OPENING = tuple("([{\"“")
 # "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
 TEMPORAL = LIKE_TOMORROW | {"tomorrow"}
-# prepositions that are not also conjunctions: the noun phrase after one is its object, never a subject
-_OBJECT_PREPOSITIONS = (PREPOSITIONS | {"to"}) - {"after", "before", "since", "until", "till", "as", "than"}
+# words tagged as prepositions that may start a clause ("after the fire truck left"): the noun
+# phrase after any other preposition ("past", "near", "into") is its object, never a subject
+_CONTENT_PREPOSITIONS = frozenset({"past", "near", "opposite"})  # allowed as terms, so tagged as adjectives
+_SUBORDINATORS = CONJUNCTIONS | {"that", "after", "before", "since", "until", "till", "as", "than", "once", "so", "like"}
 _RELATIVES = frozenset({"who", "which", "that"})
 TIME_UNITS = frozenset(
     "day night morning evening afternoon week weekend month year summer winter spring autumn hour minute".split()
@@ -369,7 +371,8 @@ class TickTracker:
             i -= 1  # one determiner: "to the barn", not "that the"
         if i < 0:
             return False
-        if words[i] in _OBJECT_PREPOSITIONS and tags[i] in ("IN", "TO", "RP"):
+        preposition = tags[i] in ("IN", "TO", "RP") or words[i] in _CONTENT_PREPOSITIONS
+        if preposition and words[i] not in _SUBORDINATORS:
             return True
         in_relative_clause = i > 0 and words[i - 1] in _RELATIVES
         if not tags[i].startswith("VB") or in_relative_clause:
