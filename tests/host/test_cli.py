@@ -1,6 +1,7 @@
 """The command line as a player meets it: the real `storyhost` process, real saved-games files."""
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 
@@ -162,6 +163,23 @@ def test_a_shared_term_that_completes_a_fifth_ticks_for_everyone_before_stop(tmp
     ]
     assert "Melanie: wool (ticked), dog, tractor, hay, goat." in wool[3]
     assert "Points for this story: Sabine 18, Melanie 2" in result.stdout
+
+
+def test_a_free_phrase_and_a_list_are_refused_without_naming_the_secret_words(tmp_path):
+    """RULINGS: a term is one word or one compound. The refusal is on the shared screen, so it
+    repeats none of the words; a compound and a name are accepted."""
+    lines = ["side Nina normal", "term Sabine big dog", "term Sabine field, wool", "term Sabine fire truck",
+             "term Sabine Harry Potter", "private Sabine"]
+    result = run_storyhost(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Melanie", "--seed", "2",
+                           stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    big_dog = out[out.index("> term Sabine big dog") + 1]
+    field_wool = out[out.index("> term Sabine field, wool") + 1]
+    assert big_dog.startswith("That term is two separate words, not one word or one compound")
+    assert field_wool.startswith("That term is a list")
+    assert not {"big", "dog", "field", "wool"} & set(re.findall(r"[a-z]+", (big_dog + field_wool).lower()))
+    assert "  Your terms: fire truck, Harry Potter." in out
 
 
 def test_sigusr1_prints_every_threads_stack_and_the_game_goes_on(tmp_path) -> None:
