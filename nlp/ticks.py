@@ -97,7 +97,8 @@ def _filler(text: str) -> bool:
 
 @dataclass(frozen=True)
 class HeardWord:
-    """One recognized (or typed) word; times are seconds into the audio."""
+    """One recognized (or typed) word; times are seconds into the audio. `text` may keep a
+    recognizer's punctuation ("barn."): it closes any compound there."""
 
     text: str
     start: float | None = None
