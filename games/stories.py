@@ -154,7 +154,13 @@ class StoriesState(GameState):
         "term": Verb("term", True, ("term...",), "Write one of your 5 terms, secretly."),
         "erase": Verb("erase", True, ("term...",), "Erase one of your terms before the story starts."),
         "start": Verb("start", False, (), "Start the story and the timer once everyone has written 5 terms."),
-        "tick": Verb("tick", True, ("term...",), "Tick one of your terms that the storyteller said."),
+        "tick": Verb(
+            "tick",
+            True,
+            ("term...",),
+            "Tick one of your terms that the storyteller said; players who heard it in the same word tick "
+            "together, before any Stop!: tick Sabine wool, Melanie wool.",
+        ),
         "untick": Verb("untick", True, ("term...",), "Take back a tick."),
         "question": Verb(
             "question", True, (), "Interrupt the story with a question: the first costs 1 point, the second 2 more."
@@ -364,7 +370,32 @@ class StoriesState(GameState):
         ]
 
     def _do_tick(self, player: str, text: str) -> list[Event]:
-        return self._set_tick(player, text, True)
+        """One tick, or the ticks one heard word earns ("wool, Melanie wool"): RULINGS, every
+        tick earned by the word that completed a fifth term counts before Stop! takes effect."""
+        events = []
+        for writer, term in self._same_word_ticks(player, text):
+            events += self._set_tick(writer, term, True)
+        if self.phase == NARRATION:
+            done = [writer for writer in self.writers if self._ticks(writer) == TERMS_PER_PLAYER]
+            if done:
+                has = "has" if len(done) == 1 else "have"
+                events.append(Event(f"Stop! {join_names(done)} {has} ticked all five terms."))
+                events.extend(self._end_narration())
+        return events
+
+    def _same_word_ticks(self, player: str, text: str) -> list[tuple[str, str]]:
+        """(player, term) for each tick of "TERM, NAME TERM, ...": a comma followed by a
+        player's name starts another player's tick (a term holds no comma)."""
+        first, *pieces = text.split(",")
+        ticks = [[player, first]]
+        for piece in pieces:
+            name, _, term = piece.strip().partition(" ")
+            other = next((p for p in self.players if p.casefold() == name.casefold()), None)
+            if other is not None and term.strip():
+                ticks.append([other, term])
+            else:  # a comma inside a term written before terms held none
+                ticks[-1][1] += "," + piece
+        return [(writer, term.strip()) for writer, term in ticks]
 
     def _do_untick(self, player: str, text: str) -> list[Event]:
         return self._set_tick(player, text, False)
@@ -379,14 +410,10 @@ class StoriesState(GameState):
         count = f"({self._ticks(player)} of {TERMS_PER_PLAYER})"
         if self.phase == REVIEW:  # the terms are revealed now
             return [Event(f"{player} {verb} '{term.text}' {count}.")]
-        events = [
+        return [
             Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
             Event(f"{player} {verb} a term {count}.", brief=f"{player} {count[1:-1]}."),
         ]
-        if self._ticks(player) == TERMS_PER_PLAYER:
-            events.append(Event(f"Stop! {player} has ticked all five terms."))
-            events.extend(self._end_narration())
-        return events
 
     def _do_question(self, player: str) -> list[Event]:
         if self.phase != NARRATION:

@@ -59,14 +59,24 @@ class NarrationListener:
         """What changes: each term's last event in the batch, against what the game has (a term
         the table ticked by hand, or before a resume, stays). A revision that moves a term's
         evidence (untick then tick) changes nothing. Unticks come first: a revision that
-        withdraws one word and adds another must not call Stop! on evidence just withdrawn."""
+        withdraws one word and adds another must not call Stop! on evidence just withdrawn.
+        Then the ticks in the order heard, those of one heard word as one action
+        ("tick Sabine wool, Melanie wool"), so that Stop! comes after all of them."""
         latest = {(event.player, event.term): event for event in events}
         changes = [
-            (Action(event.kind, event.player, (event.term,)), event.time)
+            event
             for event in latest.values()
             if (event.kind == "tick") != (event.term in self._ticked(state, event.player))
         ]
-        return sorted(changes, key=lambda change: change[0].verb != "untick")
+        unticks = [(Action("untick", e.player, (e.term,)), e.time) for e in changes if e.kind == "untick"]
+        heard: dict[tuple[int, int] | None, list[TickEvent]] = {}
+        for event in sorted((e for e in changes if e.kind == "tick"), key=lambda e: e.heard_at or (0, 0)):
+            heard.setdefault(event.heard_at, []).append(event)
+        ticks = []
+        for first, *others in heard.values():
+            text = ", ".join([first.term, *(f"{event.player} {event.term}" for event in others)])
+            ticks.append((Action("tick", first.player, (text,)), first.time))
+        return unticks + ticks
 
     @staticmethod
     def _ticked(state: GameState, player: str) -> set[str]:

@@ -5,11 +5,14 @@
 
 The terms file maps each player to their terms: {"Sabine": ["Snow", "cold"], ...}. Each term
 is first checked against the rules (a player's later term may duplicate an earlier one), then
-the story is searched. With --json, stdout is one object:
-{"players": {player: [{"term", "status", "reason", "evidence", "time"}, ...]}}, where status
-is "ticked", "not_heard" or "rejected", reason the rule's code (when rejected), evidence the
-words heard and time the end of the last of them in seconds (when ticked from audio); the
-fields that do not apply are null. A recording (WAV or FLAC, any rate) goes through the live
+the story is searched. As in a game, when a player with 5 terms has all 5 ticked, Stop! ends
+the story, after every tick that the same heard word earns. With --json, stdout is one object:
+{"players": {player: [{"term", "status", "reason", "evidence", "time"}, ...]}, "stop": null or
+{"players", "evidence", "time"}}, where status is "ticked", "heard_after_stop", "not_heard" or
+"rejected", reason the rule's code (when rejected: empty, several_terms, adverb, pronoun,
+have_be, on_card, free_phrase, not_content_word, duplicate), evidence the words heard and time
+the end of the last of them in seconds (when heard in a recording); the fields that do not
+apply are null. A recording (WAV or FLAC, any rate) goes through the live
 round's pipeline as fast as it decodes, partial hypotheses included: a tick that a later
 revision of the recognizer withdrew is not ticked. A missing or unreadable file, malformed
 JSON, an empty card or a recognizer that cannot be set up: exit status 2 and one line on stderr.
@@ -21,15 +24,17 @@ import argparse
 import json
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from host.files import FileRefused, read_json, read_text
 from host.screen import visible
 
+from games.stories import TERMS_PER_PLAYER
+
 if TYPE_CHECKING:
-    from nlp import TermReferee, TickTracker
+    from nlp import TermReferee, TickEvent, TickTracker
 
 PROG = "storyhost tick"
 #: the longest transcript read: an hour of speech is about 60 kB
@@ -85,10 +90,10 @@ def _read_story(path: Path) -> str:
 
 
 def judge(
-    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[TickTracker], object]
-) -> dict[str, list[dict[str, Any]]]:
-    """The result per player and term, in input order (the JSON shape of --json); `tell` gives
-    the story to the tracker of the allowed terms."""
+    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[TickTracker], Iterable[TickEvent]]
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None]:
+    """The result per player and term, in input order, and the Stop! (the JSON shape of --json);
+    `tell` gives the story to the tracker of the allowed terms and returns its events."""
     from nlp import TickTracker
 
     results: dict[str, list[dict[str, Any]]] = {}
@@ -105,14 +110,40 @@ def judge(
                 entry["message"] = verdict.message  # for the readable lines only
             results[player].append(entry)
     tracker = TickTracker(referee, accepted)
-    tell(tracker)
-    tracker.finish()
+    events = list(tell(tracker)) + tracker.finish()
+    at_stop, stop = _until_stop(events, accepted)
     for player, ticks in tracker.ticked().items():
         allowed = [entry for entry in results[player] if entry["status"] == "not_heard"]
-        for entry, tick in zip(allowed, ticks):
+        for index, (entry, tick) in enumerate(zip(allowed, ticks)):
+            tick = at_stop.get((player, index), tick) if stop else tick
             if tick is not None:
-                entry.update(status="ticked", evidence=tick.evidence, time=tick.time)
-    return results
+                status = "ticked" if stop is None or (player, index) in at_stop else "heard_after_stop"
+                entry.update(status=status, evidence=tick.evidence, time=tick.time)
+    return results, stop
+
+
+def _until_stop(
+    events: Sequence[TickEvent], accepted: dict[str, list[str]]
+) -> tuple[dict[tuple[str, int], TickEvent], dict[str, Any] | None]:
+    """The ticks standing when Stop! was called, and the Stop! (None: the story ran to its end).
+    Stop! comes after the last of the ticks one heard word earns, for every player."""
+    ticked: dict[tuple[str, int], TickEvent] = {}
+    for i, event in enumerate(events):
+        if event.kind == "untick":
+            ticked.pop((event.player, event.index), None)
+            continue
+        ticked[(event.player, event.index)] = event
+        following = events[i + 1] if i + 1 < len(events) else None
+        if following is not None and following.kind == "tick" and following.heard_at == event.heard_at:
+            continue  # the same word earns more ticks
+        done = [
+            player
+            for player, written in accepted.items()
+            if len(written) == TERMS_PER_PLAYER and all((player, j) in ticked for j in range(TERMS_PER_PLAYER))
+        ]
+        if done:
+            return ticked, {"players": done, "evidence": event.evidence, "time": event.time}
+    return ticked, None
 
 
 #: a refusal's code (in --json) in words, for the printed lines
@@ -131,12 +162,15 @@ def _line(player: str, entry: dict[str, Any]) -> str:
     if entry["status"] == "ticked":
         at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
         return f'{player}: "{entry["term"]}" ticked, heard "{entry["evidence"]}"{at}.'
+    if entry["status"] == "heard_after_stop":
+        at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
+        return f'{player}: "{entry["term"]}" heard only after Stop!, "{entry["evidence"]}"{at}.'
     if entry["status"] == "not_heard":
         return f'{player}: "{entry["term"]}" not heard.'
     return f'{player}: "{entry["term"]}" refused, {REASONS.get(entry["reason"], entry["reason"].replace("_", " "))}. {entry["message"]}'
 
 
-def _teller(args: argparse.Namespace) -> Callable[[TickTracker], object]:
+def _teller(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEvent]]:
     """What tells the story to the tracker."""
     if args.audio is not None:
         return _recording(args)
@@ -146,7 +180,7 @@ def _teller(args: argparse.Namespace) -> Callable[[TickTracker], object]:
     return lambda tracker: tracker.say(story)
 
 
-def _recording(args: argparse.Namespace) -> Callable[[TickTracker], object]:
+def _recording(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEvent]]:
     """The recording through the recognizer, both opened now: their errors come before the slow
     loading of the language resources."""
 
@@ -161,10 +195,9 @@ def _recording(args: argparse.Namespace) -> Callable[[TickTracker], object]:
     except (AudioFileError, RecognizerError) as error:
         raise _Failure(str(error).rstrip(".")) from error
 
-    def tell(tracker: TickTracker) -> None:
+    def tell(tracker: TickTracker) -> list[TickEvent]:
         try:
-            for _ in referee_heard(tracker, hear(source, recognizer)):
-                pass
+            return [timed.event for timed in referee_heard(tracker, hear(source, recognizer))]
         except AudioFileError as error:  # a file whose header was fine can still break part-way
             raise _Failure(str(error).rstrip(".")) from error
         finally:
@@ -194,7 +227,7 @@ def main(argv: list[str]) -> int:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
     try:
-        results = judge(referee, args.card, terms, tell)
+        results, stop = judge(referee, args.card, terms, tell)
     except _Failure as failure:
         print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
@@ -203,9 +236,14 @@ def main(argv: list[str]) -> int:
         players = {
             player: [{key: entry[key] for key in fields} for entry in entries] for player, entries in results.items()
         }
-        print(json.dumps({"players": players}, ensure_ascii=False))
+        print(json.dumps({"players": players, "stop": stop}, ensure_ascii=False))
     else:
         for player, entries in results.items():
             for entry in entries:
                 print(visible(_line(player, entry)))
+        if stop is not None:
+            at = "" if stop["time"] is None else f' at {stop["time"]:.2f} s'
+            who = " and ".join(stop["players"])
+            has = "has" if len(stop["players"]) == 1 else "have"
+            print(visible(f'Stop! {who} {has} all {TERMS_PER_PLAYER} terms ticked, on "{stop["evidence"]}"{at}.'))
     return 0

@@ -118,9 +118,8 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
-        cache_methods(
-            self, ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_phrase"), 65536
-        )
+        cached = ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase")
+        cache_methods(self, cached, 65536)
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
         """Part of speech (NOUN, PROPN, VERB, ADJ, ADV, AUX) -> lemmas `word` can be a form of.
@@ -237,12 +236,19 @@ class Lexicon:
         research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
         """
         entries = [
-            (entry, pos)
-            for _, entry in self._spellings(words)
-            for pos in ("noun", "adj")
-            if entry in self.wordnet.lemmas[pos]
+            entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]
         ]
-        return bool(entries) and not any(pos == "noun" and self.free_phrase(entry) for entry, pos in entries)
+        return bool(entries) and not self.free_entry(words)
+
+    def free_entry(self, words: tuple[str, ...]) -> bool:
+        """Whether the words spell a noun entry of WordNet that is a free phrase ("small boat")."""
+        return any(
+            entry in self.wordnet.lemmas["noun"] and self.free_phrase(entry) for _, entry in self._spellings(words)
+        )
+
+    def can_be_name(self, word: str) -> bool:
+        """A word lemminflect knows as a name when capitalised ("harry", "potter"), or knows not at all."""
+        return bool(self.lemma_table.lemmas(word.capitalize())) or not self.known(word)
 
     def free_phrase(self, entry: str) -> bool:
         """Whether a two-word noun entry of WordNet is a free adjective+noun phrase rather than a
@@ -251,7 +257,9 @@ class Lexicon:
         "old man", "secret plan"), so the entry is free when all of these hold:
 
         - its first word is an adjective, and not an -ing form of a verb: "swimming pool" and
-          "sleeping bag" are compounds, named by what the thing is for;
+          "sleeping bag" are compounds, named by what the thing is for; and it is mostly an
+          adjective, in SemCor at least as often as a noun: "light bulb" and "grizzly bear"
+          are compounds;
         - that adjective describes, rather than classifies: no sense of it pertains to a noun
           ("polar" pertains to the poles, so a polar bear is a kind of bear, not a bear that is
           polar);
@@ -272,7 +280,8 @@ class Lexicon:
         if len(parts) != 2 or parts[0] not in self.wordnet.lemmas["adj"] or self.ing_form(parts[0]):
             return False
         adjective, noun = parts
-        if self.wordnet.relational(adjective):
+        counts = self.wordnet.tagged_counts(adjective)
+        if counts["adj"] == 0 or counts["noun"] > counts["adj"] or self.wordnet.relational(adjective):
             return False
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
@@ -286,8 +295,9 @@ class Lexicon:
         return False
 
     def _spellings(self, words: tuple[str, ...]) -> Iterator[tuple[str, str]]:
-        """(joiner, entry): the words joined as WordNet writes its entries, plurals undone."""
-        options = [{w, *self.readings(w).get("NOUN", ())} for w in words]
+        """(joiner, entry): the words joined as WordNet writes its entries, the plural of the last
+        undone ("polar bears"; "to the mountains | goats will follow" is no "mountain goat")."""
+        options = [{w} for w in words[:-1]] + [{words[-1], *self.readings(words[-1]).get("NOUN", ())}]
         for joiner in ("_", "-"):
             for entry in phrase_product(options, joiner):
                 yield joiner, entry

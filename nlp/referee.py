@@ -20,8 +20,21 @@ from nlp.tagger import ContextTagger, load_spacy
 from nlp.wordclass import advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
 
-REASONS = ("empty", "adverb", "pronoun", "have_be", "on_card", "not_content_word", "duplicate")
+REASONS = (
+    "empty",
+    "several_terms",
+    "adverb",
+    "pronoun",
+    "have_be",
+    "on_card",
+    "free_phrase",
+    "not_content_word",
+    "duplicate",
+)
 _TOKEN = re.compile(r"[a-z]+(?:['-][a-z]+)*'?")
+# marks that separate words of a list ("field, wool", "cat/dog"); a hyphen, an apostrophe and
+# the full stop of an abbreviation ("St. Ives") belong to words
+_SEPARATOR = re.compile(r"[a-z0-9'.]\s*[,;:/&+|!?]+\s*[a-z0-9]", re.IGNORECASE)
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"“”…]|\s[-–—]+\s|[–—]")
 
 
@@ -81,7 +94,15 @@ class TermReferee:
         words = self.words(term)
         if not words:
             return Verdict("empty", "There is no word in this term: write a noun, a verb or an adjective.")
-        verdict = self._word_class(term, words) or self._on_card(term, words, card_text)
+        if _SEPARATOR.search(term):
+            return Verdict(
+                "several_terms",
+                "That term is a list, its words split by a comma or another mark: write one word or one compound, "
+                "and each other term on its own.",
+            )
+        verdict = (
+            self._word_class(term, words) or self._on_card(term, words, card_text) or self._free_phrase(term, words)
+        )
         if verdict:
             return verdict
         for other in written:
@@ -128,6 +149,43 @@ class TermReferee:
             if refusal:
                 return Verdict(refusal.code, refusal.reason(_as_written(word, term)) + advice(len(words) > 1))
         return None
+
+    def _free_phrase(self, term: str, words: tuple[str, ...]) -> Verdict | None:
+        """RULINGS: a term is one word or one compound. Words the tick tracker would tick one by
+        one ("big dog", "cold wind", "old man") are a free phrase. One compound is an entry of
+        the dictionary that is not a free phrase ("polar bear", "give up", "snow man"), one
+        hyphenated word ("blood-red"), a name ("Harry Potter") or nouns in a row, the first ones
+        singular ("motor sled", "ice cream van")."""
+        if len(words) == 1 or len(tokens(term)) == 1:
+            return None
+        entry = self.lexicon.entry_pos(words) & {"noun", "verb", "adj"}
+        if entry and not self.lexicon.free_entry(words):
+            return None
+        if not entry and self._name(term, words):
+            return None
+        if not entry and all(self.lexicon.can_be_noun(word) for word in words) and self._nouns_in_a_row(words):
+            return None
+        many = "two" if len(words) == 2 else "several"
+        return Verdict(
+            "free_phrase",
+            f"That term is {many} separate words, not one word or one compound like \"polar bear\": "
+            "write just one of them.",
+        )
+
+    def _nouns_in_a_row(self, words: tuple[str, ...]) -> bool:
+        """Whether the words read as a noun compound: tagged as a noun phrase ("the motor sled"),
+        every word but the last a singular noun, and one more often a noun than a verb in SemCor
+        ("climb trees" is a verb and its object)."""
+        tags = self.tagger.tags(("the", *words))[1:]
+        if any(tag not in ("NN", "NNP") for tag in tags[:-1]):
+            return False
+        counts = [self.lexicon.wordnet.tagged_counts(word) for word in words[:-1]]
+        return all(count["verb"] <= count["noun"] for count in counts)
+
+    def _name(self, term: str, words: tuple[str, ...]) -> bool:
+        """Capitalised words that can all be names: "Harry Potter", not "Big Dog"."""
+        written = [_as_written(word, term) for word in words]
+        return all(text[:1].isupper() and self.lexicon.can_be_name(word) for word, text in zip(words, written))
 
     def _on_card(self, term: str, words: tuple[str, ...], card_text: str) -> Verdict | None:
         card = self._card(card_text)

@@ -74,7 +74,7 @@ class ContextTagger:
 
     def _best(self, word: str, row: NDArray[numpy.floating[Any]]) -> str:
         """The best scoring tag among those the lexicon allows."""
-        allowed = None if is_function_word(word) else self._lexicon.tags(word)
+        allowed = None if is_function_word(word, self._lexicon) else self._lexicon.tags(word)
         if allowed is not None and word in NUMBERS:
             allowed = allowed | {"CD"}
         ranked = sorted(range(len(self._labels)), key=lambda i: -float(row[i]))

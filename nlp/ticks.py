@@ -22,10 +22,15 @@ and "hot dog" tick neither word). Words are compared whole, never as substrings
 ("cat" is not in "category"), and a one-word term heard as several words must be heard as one
 compound ("snow man" is "snowman", "the snow fell" is no "snowfall").
 
-Input is the recognizer's hypothesis, one utterance at a time: lowercase words without
-punctuation, maybe with times, confidences and alternatives, revised until final. Compounds
-never span two utterances (a pause), nor two clauses of typed text; without a pause, words of
-two sentences can still read as a compound ("... the ocean | parrots screamed"). A decision at
+Input is the recognizer's hypothesis, one utterance at a time: words maybe with punctuation,
+times, confidences and alternatives, revised until final. Compounds never span two utterances,
+two clauses of typed text, a word's closing punctuation ("ocean." from a recognizer that
+punctuates) nor a pause of more than PAUSE seconds between two words' times; not a temporal
+noun ("his sled | yesterday"), nor, in unpunctuated speech, the start of a clause: a noun
+followed by its finite verb after a noun phrase that is the object of a preposition or of a verb
+that takes no clause ("across the ocean | parrots screamed", "buried the treasure | sailors
+sang"; but "she said the fire truck was late"). A multi-word term does not span such a
+boundary either. A decision at
 the end of the hypothesis waits for the next word or for the end of the utterance. A noun+noun
 edge with fewer than two words of context after it is decided provisionally with the words there
 are: the tick comes at once, and the edge is decided again as words come. Each term ticks at
@@ -44,10 +49,35 @@ from typing import Any
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import NUMBERS, is_function_word
+from nlp.wordclass import CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
+PAUSE = 0.2  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
+# a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
+_CLOSING = tuple(".,;:!?…)]}\"”")
+_OPENING = tuple("([{\"“")
+# "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
+TEMPORAL = LIKE_TOMORROW | {"tomorrow"}
+# words tagged as prepositions that may start a clause ("after the fire truck left"): the noun
+# phrase after any other preposition ("past", "near", "into") is its object, never a subject
+_CONTENT_PREPOSITIONS = frozenset({"past", "near", "opposite"})  # allowed as terms, so tagged as adjectives
+_SUBORDINATORS = CONJUNCTIONS | {"that", "after", "before", "since", "until", "till", "as", "than", "once", "so", "like"}
+_RELATIVES = frozenset({"who", "which", "that"})
+TIME_UNITS = frozenset(
+    "day night morning evening afternoon week weekend month year summer winter spring autumn hour minute".split()
+)
+_TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
+_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
+# verbs whose object can be a clause without "that" ("she said the fire truck was late")
+CLAUSE_VERBS = frozenset(
+    """
+    say tell think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
+    remember forget learn decide show promise swear admit claim bet doubt understand pretend reckon suspect
+    worry mean discover expect explain find
+    """.split()
+)
 _REACH = max(RIGHT_CONTEXT, MAX_PHRASE - 2)  # how far right of a boundary its decision looks
 _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 
@@ -67,7 +97,8 @@ def _filler(text: str) -> bool:
 
 @dataclass(frozen=True)
 class HeardWord:
-    """One recognized (or typed) word; times are seconds into the audio."""
+    """One recognized (or typed) word; times are seconds into the audio. `text` may keep a
+    recognizer's punctuation ("barn."): it closes any compound there."""
 
     text: str
     start: float | None = None
@@ -103,7 +134,8 @@ class HeardWord:
 @dataclass(frozen=True)
 class TickEvent:
     """A term ticked (or unticked): `index` is its place in the player's list, `evidence` the
-    words heard, `time` the end of the last of them (None for typed text)."""
+    words heard, `time` the end of the last of them (None for typed text), `heard_at` where
+    that last word is in the story, as (utterance, word): ticks earned by one heard word share it."""
 
     kind: str  # "tick" or "untick"
     player: str
@@ -111,6 +143,7 @@ class TickEvent:
     index: int
     evidence: str
     time: float | None
+    heard_at: tuple[int, int] | None = field(default=None, compare=False)
 
 #: what a word was heard as (text, confidence, alternatives): a changed one is tracked again
 _Signature = tuple[str, float | None, tuple[tuple[str, float | None], ...]]
@@ -126,6 +159,7 @@ class _Segment:
     prefixes: list[set[tuple[int, str]]] = field(default_factory=list)  # spans ending here: (start, key so far)
     hits: list[tuple[int, int, int]] = field(default_factory=list)  # (end, term id, start), by end
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
+    separated: set[int] = field(default_factory=set)  # boundaries that end a phrase: not even a term spans them
     provisional: set[int] = field(default_factory=set)  # boundaries decided with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
@@ -228,6 +262,7 @@ class TickTracker:
             seg.hits.pop()
         for k in [k for k in seg.joined if k >= p - _REACH]:
             del seg.joined[k]
+        seg.separated -= {k for k in seg.separated if k >= p - _REACH}
         seg.settled = min(seg.settled, p - _REACH)
         for spans in seg.valid.values():
             spans -= {span for span in spans if span[1] >= seg.settled}
@@ -279,6 +314,9 @@ class TickTracker:
         first, second = tokens[k - 1], tokens[k]
         if first.endswith(("'s", "'")):
             return False  # a possessive: "the dog's bone"
+        if self._closed(seg, k) or first in TEMPORAL or second in TEMPORAL:
+            seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"
+            return False
         collocation = self._collocation(seg, k)
         if collocation:
             return True
@@ -297,7 +335,53 @@ class TickTracker:
         # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
         # that can be one agreeing with the first ("sails", not "sled") is that verb
         verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
-        return bool(verbs) or not ({"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()))
+        if not verbs and {"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()):
+            return False
+        if self._starts_clause(tokens[lo:], tags, k - lo):
+            seg.separated.add(k)
+            return False
+        return True
+
+    @staticmethod
+    def _closed(seg: _Segment, k: int) -> bool:
+        """Whether punctuation or a pause of more than PAUSE seconds separates words k-1 and k."""
+        before, after = seg.words[k - 1], seg.words[k]
+        if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
+            return True
+        return before.end is not None and after.start is not None and after.start - before.end > PAUSE
+
+    def _starts_clause(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
+        """Whether noun k, after noun k-1, is the subject of a new clause in unpunctuated speech
+        ("we drove to the barn | children screamed", "he buried the treasure | sailors sang"):
+        a finite verb follows it, and the noun phrase that ends at k-1 is the object of a
+        preposition or of a verb that takes no clause ("she said the fire | truck was late" is
+        one compound), and that verb is not in a relative clause still waiting for its main verb
+        ("the boy who rode the motor | sled was happy")."""
+        after = k + 1
+        while after < len(tags) and tags[after].startswith("RB"):
+            after += 1
+        if after >= len(tags):
+            return False
+        # a past participle right after a bare noun is more often the past tense ("dogs barked")
+        past = tags[after] == "VBN" and "VBD" in (self._lexicon.tags(words[after]) or ())
+        if tags[after] not in _FINITE and not past:
+            return False
+        i = k - 2
+        while i >= 0 and tags[i] in _NOUN_PHRASE:
+            i -= 1
+        if words[k - 1] in TIME_UNITS and i >= 0 and words[i] in _TIME_QUANTIFIERS:
+            return True  # an adverbial of time: "to the market every day | farmers sell apples"
+        if i >= 0 and tags[i] in ("DT", "PDT") and words[i] not in _RELATIVES:
+            i -= 1  # one determiner: "to the barn", not "that the"
+        if i < 0:
+            return False
+        preposition = tags[i] in ("IN", "TO", "RP") or words[i] in _CONTENT_PREPOSITIONS
+        if preposition and words[i] not in _SUBORDINATORS:
+            return True
+        in_relative_clause = i > 0 and words[i - 1] in _RELATIVES
+        if not tags[i].startswith("VB") or in_relative_clause:
+            return False
+        return not CLAUSE_VERBS & self._lexicon.readings(words[i]).get("VERB", frozenset())
 
     def _may_be_nouns(self, first: str, second: str) -> bool:
         """Whether the two words could make a noun+noun compound. A first word in -ing that is a
@@ -306,7 +390,9 @@ class TickTracker:
         if self._lexicon.ing_form(first):
             return False
         return all(
-            not is_function_word(word) and word not in NUMBERS and self._lexicon.can_be_noun(word)
+            not is_function_word(word, self._lexicon)
+            and word not in NUMBERS
+            and self._lexicon.can_be_noun(word)
             for word in (first, second)
         )
 
@@ -317,8 +403,12 @@ class TickTracker:
         for start in range(max(0, k - MAX_PHRASE + 1), k):
             for end in range(k + 1, start + MAX_PHRASE + 1):
                 words = tuple(part for token in seg.tokens[start:end] for part in token.split("-"))
-                if is_function_word(words[0]) or (end <= len(seg.tokens) and is_function_word(words[-1])):
+                if is_function_word(words[0], self._lexicon) or (
+                    end <= len(seg.tokens) and is_function_word(words[-1], self._lexicon)
+                ):
                     continue  # "all-night", "up-to-date": a compound starts and ends with a content word
+                if any(self._closed(seg, j) for j in range(start + 1, min(end, len(seg.tokens)))):
+                    break  # no compound spans punctuation or a pause
                 if end > len(seg.tokens):
                     pending = pending or (not seg.final and self._lexicon.begins_entry(words))
                     break
@@ -348,6 +438,7 @@ class TickTracker:
                 pending = min(pending, end)
         seg.settled = pending
         events: list[TickEvent] = []
+        ticks: list[TickEvent] = []
         lost = set()
         for tid, tick in list(self._ticks.items()):
             if tick.segment == si and not (
@@ -365,20 +456,22 @@ class TickTracker:
                 if spans:
                     start, end = min(spans)
                     words = self._segments[sj].words
-                    event = TickEvent(
-                        "tick", player, term, index, self._evidence(self._segments[sj], start, end), words[end - 1].end
-                    )
+                    evidence = self._evidence(self._segments[sj], start, end)
+                    event = TickEvent("tick", player, term, index, evidence, words[end - 1].end, (sj, end - 1))
                     self._ticks[tid] = _Tick(sj, start, end, event)
-                    events.append(event)
+                    ticks.append(event)
                     break
-        return events
+        return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))  # in the order heard
 
     def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
         """A one-word term heard as several words must be heard as one compound: "snow man" is
-        "snowman", but "the snow fell" is no "snowfall"."""
-        if end - start == 1 or tid not in self._one_word:
+        "snowman", but "the snow fell" is no "snowfall". A term of several words must not span
+        the end of a phrase: "the ocean | parrots screamed" is no "ocean parrot"."""
+        if end - start == 1:
             return True
         inside = [self._joined(seg, k) for k in range(start + 1, end)]
+        if tid not in self._one_word:
+            return False if seg.separated & set(range(start + 1, end)) else None if None in inside else True
         return False if False in inside else None if None in inside else True
 
     @staticmethod

@@ -2,7 +2,9 @@
 
 Allowed are nouns (proper nouns too), verbs and adjectives. Refused, in this order:
 
-1. ``have_be``: every form of "have" and "be" (the rulebook: "in all forms").
+1. ``have_be``: every form of "have" and "be" (the rulebook: "in all forms"). A term is written
+   without context, so a word counts as a form only in its common readings: "art" is the noun,
+   not archaic "thou art"; "hath" and "wert", which mean nothing else, are forms.
 2. ``pronoun``: pronouns, articles and determiners, which the rulebook counts as pronouns
    ("the", "this", "I", "you"...). Quantity words such as "many", "much", "all", "enough" are
    determiners too.
@@ -44,8 +46,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-HAVE = _words("have has had having 've 'd hath")
-BE = _words("be am is are was were been being 'm 're art ain't isn't aren't wasn't weren't")
+HAVE = _words("have has had having 've 'd hath hast hadst")
+BE = _words("be am is are was were been being 'm 're art wast wert ain't isn't aren't wasn't weren't")
 HAVE_NOT = _words("haven't hasn't hadn't")
 ARTICLES = _words("a an the")
 PRONOUNS = _words(
@@ -107,7 +109,7 @@ class WordRefusal:
 
 def classify(word: str, lexicon: Lexicon) -> WordRefusal | None:
     """Why a single lowercase word may not be a term, or None when it may."""
-    refusal = _closed_class(word)
+    refusal = _closed_class(word, lexicon)
     if refusal:
         return refusal
     for clitic, full in _CLITICS.items():  # "it's", "don't", "we'll": the worse part decides
@@ -117,10 +119,17 @@ def classify(word: str, lexicon: Lexicon) -> WordRefusal | None:
     return _adverb(word, lexicon)
 
 
-def _closed_class(word: str) -> WordRefusal | None:
-    if word in HAVE or word in HAVE_NOT:
+def _form_of(word: str, verb: str, lexicon: Lexicon) -> bool:
+    """Whether `word`, written without context, is read as a form of `verb`: lemminflect (drawn
+    from everyday English) lists it as one, or it means nothing else ("hath", "wert", "isn't").
+    A rare reading does not count: "art" is the noun, not "thou art"."""
+    return verb in lexicon.lemma_table.lemmas(word).get("AUX", ()) or not lexicon.known(word)
+
+
+def _closed_class(word: str, lexicon: Lexicon) -> WordRefusal | None:
+    if (word in HAVE or word in HAVE_NOT) and _form_of(word, "have", lexicon):
         return WordRefusal("have_be", '{q} is a form of "have", and "have" and "be" are not allowed in any form.')
-    if word in BE:
+    if word in BE and _form_of(word, "be", lexicon):
         return WordRefusal("have_be", '{q} is a form of "be", and "have" and "be" are not allowed in any form.')
     if word in ARTICLES:
         return WordRefusal("pronoun", "{q} is an article, and articles count as pronouns, which are not allowed.")
@@ -176,9 +185,9 @@ def _adverb(word: str, lexicon: Lexicon) -> WordRefusal | None:
     return None
 
 
-def is_function_word(word: str) -> bool:
+def is_function_word(word: str, lexicon: Lexicon) -> bool:
     """A closed-class word: never part of a compound noun, never a term."""
-    return _closed_class(word) is not None
+    return _closed_class(word, lexicon) is not None
 
 
 def advice(multiword: bool) -> str:

@@ -195,6 +195,39 @@ def test_stop_ends_the_story_when_a_player_has_ticked_all_five() -> None:
     assert state.scores() == {"Nina": 16, "Sabine": 0, "Stephan": 4, "Melanie": 16}
 
 
+def test_every_tick_of_the_word_that_completes_a_fifth_term_counts_before_stop() -> None:
+    """RULINGS: Melanie's "Snow" completes her fifth term; Sabine's and Stephan's "Snow", heard
+    in the same word, are ticked before Stop! takes effect, and score."""
+    state = at_narration()
+    play(state, *(f"tick Melanie {term}" for term in EXAMPLE_TERMS["Melanie"][1:]))
+    events = play(state, "tick Melanie snow, Sabine Snow, stephan snow")
+    assert shared(events)[:4] == [
+        "Melanie ticks a term (5 of 5).",
+        "Sabine ticks a term (1 of 5).",
+        "Stephan ticks a term (1 of 5).",
+        "Stop! Melanie has ticked all five terms.",
+    ]
+    assert "Sabine: Snow (ticked), cold," in shared(events)[4] and "Stephan: Snow (ticked)," in shared(events)[4]
+    play(state, "confirm")
+    assert state.last_story_points["Sabine"] == 2 and state.last_story_points["Stephan"] == 2
+
+
+def test_players_completing_five_terms_with_one_word_call_stop_together() -> None:
+    state = stories(("Ana", "Ben", "Cy"))
+    play(state, "side Ana normal")
+    write_terms(state, {"Ben": ["wool", "sheep", "field", "dog", "fence"], "Cy": ["wool", "barn", "hay", "cow", "gate"]})
+    play(state, "start", *(f"tick Ben {t}" for t in ("sheep", "field", "dog", "fence")))
+    play(state, *(f"tick Cy {t}" for t in ("barn", "hay", "cow", "gate")))
+    assert "Stop! Ben and Cy have ticked all five terms." in shared(play(state, "tick Ben wool, Cy wool"))
+
+
+def test_a_tick_of_several_players_is_one_move_refused_whole() -> None:
+    state = at_narration()
+    with pytest.raises(IllegalAction, match="Stephan has not written 'seal'"):
+        play(state, "tick Melanie seal, Stephan seal")
+    assert not state.sheets["Melanie"][1].ticked
+
+
 def test_a_ticked_term_scores_two_when_another_player_wrote_it_unticked() -> None:
     state = at_narration()
     play(state, "tick Sabine polar bear", "tick Melanie seal", "timeup", "confirm")

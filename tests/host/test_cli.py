@@ -1,6 +1,7 @@
 """The command line as a player meets it: the real `storyhost` process, real saved-games files."""
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 
@@ -95,6 +96,44 @@ def test_typed_narration_ticks_through_the_real_referee_and_survives_a_resume(tm
     assert again.returncode == 0, again.stderr
     said = again.stdout.splitlines()
     assert said[said.index("> say The car was hot.") + 1:said.index("> quit")] == ["Stephan ticks a term (3 of 5)."]
+
+
+def test_a_shared_term_that_completes_a_fifth_ticks_for_everyone_before_stop(tmp_path):
+    """RULINGS: "wool" completes Sabine's fifth term, and Melanie wrote "wool" too: her tick counts
+    before Stop!. The dog barks after Stop!, so Melanie's "dog" stays unticked."""
+    setup = ["side Nina normal"]
+    setup += [f"term Sabine {t}" for t in ("farmer", "sheep", "field", "fence", "wool")]
+    setup += [f"term Melanie {t}" for t in ("wool", "dog", "tractor", "hay", "goat")]
+    said = ["say The farmer counted sheep in the field by the fence.", "say He sheared the wool and a dog barked."]
+    result = run_storyhost(
+        tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Melanie", "--seed", "2",
+        stdin="\n".join(setup + ["start", *said, "confirm", "quit"]) + "\n",
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    wool = out[out.index(f"> {said[1]}") + 1:]
+    assert wool[:3] == [
+        "Sabine ticks a term (5 of 5).", "Melanie ticks a term (1 of 5).", "Stop! Sabine has ticked all five terms.",
+    ]
+    assert "Melanie: wool (ticked), dog, tractor, hay, goat." in wool[3]
+    assert "Points for this story: Sabine 18, Melanie 2" in result.stdout
+
+
+def test_a_free_phrase_and_a_list_are_refused_without_naming_the_secret_words(tmp_path):
+    """RULINGS: a term is one word or one compound. The refusal is on the shared screen, so it
+    repeats none of the words; a compound and a name are accepted."""
+    lines = ["side Nina normal", "term Sabine big dog", "term Sabine field, wool", "term Sabine fire truck",
+             "term Sabine Harry Potter", "private Sabine"]
+    result = run_storyhost(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Melanie", "--seed", "2",
+                           stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    big_dog = out[out.index("> term Sabine big dog") + 1]
+    field_wool = out[out.index("> term Sabine field, wool") + 1]
+    assert big_dog.startswith("That term is two separate words, not one word or one compound")
+    assert field_wool.startswith("That term is a list")
+    assert not {"big", "dog", "field", "wool"} & set(re.findall(r"[a-z]+", (big_dog + field_wool).lower()))
+    assert "  Your terms: fire truck, Harry Potter." in out
 
 
 def test_sigusr1_prints_every_threads_stack_and_the_game_goes_on(tmp_path) -> None:

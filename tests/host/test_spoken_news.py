@@ -4,6 +4,7 @@ storyteller. The session runs with the real referee, store and the speaker that 
 text-to-speech (PrintSpeaker: it prints what it would say)."""
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from pathlib import Path
 
@@ -57,3 +58,26 @@ def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: P
     stop = next(line for line in said if line.startswith("Stop!"))
     assert stop == "Stop! Sabine has ticked all five terms."
     assert any(line.startswith("The story is over. The terms:") for line in said)
+
+
+def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_before_stop(tmp_path: Path) -> None:
+    """RULINGS: "bag" completes Sabine's fifth term; Stephan wrote "bag" too, and his tick counts
+    before Stop!. The truck comes after Stop! and ticks nothing."""
+    settings = {"players": ["Nina", "Sabine", "Stephan"], "seed": 2, "timer_seconds": 60,
+                "cards": [asdict(card) for card in load_opening_cards(None)]}
+    setup = [*SETUP[:6], *(f"term Stephan {t}" for t in ("truck", "brother", "pizza", "bag", "mountain")), "start"]
+    story = STORY + " and a truck honked"
+    printed: list[str] = []
+    words = tuple(HeardWord(word, start=i * 0.4, end=i * 0.4 + 0.3) for i, word in enumerate(story.split()))
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        game = store.create("stories", settings)
+        output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=lambda line: None))
+        match = Match(GAMES["stories"].factory(settings))
+        session = Session(store, game, match, output, listener=NarrationListener(referee()))
+        session.run(Scripted([*setup, Heard(Hypothesis(words, True), words[-1].end)]))
+        moves = [str(action) for action in store.actions(game)]
+    assert "tick Sabine bag, Stephan bag" in moves and not any(m.startswith("tick") and "truck" in m for m in moves)
+    lines = [re.sub(r"^\[[\d.]+ s\] ", "", line) for line in printed]  # the time in the story
+    stop = lines.index("Stop! Sabine has ticked all five terms.")
+    assert lines[stop - 2:stop] == ["Sabine ticks a term (5 of 5).", "Stephan ticks a term (1 of 5)."]
+    assert match.state.view(None)["sheets"]["Stephan"]["terms"][3] == {"term": "bag", "ticked": True}

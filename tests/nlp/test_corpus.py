@@ -31,6 +31,8 @@ def test_the_corpus_is_large_enough():
         "not_content_word",
         "duplicate",
         "empty",
+        "free_phrase",
+        "several_terms",
     }
 
 

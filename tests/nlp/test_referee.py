@@ -1,6 +1,7 @@
 """The term rules with the real resources: the rulebook's examples, the rulings, the messages."""
 
 import copy
+import re
 
 import pytest
 
@@ -107,7 +108,41 @@ def test_every_refusal_says_why_in_one_sentence_with_the_word_as_written(referee
         assert referee.refusal(term, ARCTIC, []) == verdict.message
         if term:
             assert f'"{term}"' in verdict.message
-    assert {case for case in cases.values()} | {"duplicate"} == set(REASONS)
+    assert {case for case in cases.values()} | {"duplicate", "free_phrase", "several_terms"} == set(REASONS)
+
+
+@pytest.mark.parametrize(
+    "term, expected",
+    [
+        ("big dog", "free_phrase"),
+        ("cold wind", "free_phrase"),
+        ("angry old troll", "free_phrase"),
+        ("small boat", "free_phrase"),  # a WordNet entry, but a small boat is just a boat that is small
+        ("field, wool", "several_terms"),
+        ("cat/dog", "several_terms"),
+    ],
+)
+def test_a_free_phrase_or_a_list_is_refused_without_repeating_the_secret_term(referee, term, expected):
+    """RULINGS: a term is one word or one compound. The refusal may be heard by everyone, so it
+    names none of the words."""
+    verdict = referee.check(term, ARCTIC, [])
+    assert verdict.code == expected
+    assert verdict.message.startswith("That term is") and verdict.message.endswith(".")
+    assert not any(word in verdict.message.lower() for word in re.findall(r"[a-z]+", term.lower()))
+
+
+@pytest.mark.parametrize(
+    "term", ["polar bear", "ice cream", "ice-cold", "hot dog", "motor sled", "fire truck", "light bulb", "Harry Potter"]
+)
+def test_one_compound_is_one_term(referee, term):
+    assert referee.check(term, "A letter arrived on a rainy Tuesday.", []).allowed
+
+
+def test_a_word_is_judged_by_its_common_readings(referee):
+    """"art" is the noun (archaic "thou art" is rare); "is", "had", "wert" are only have/be."""
+    assert referee.check("art", ARCTIC, []).allowed
+    for word in ("is", "was", "were", "been", "had", "has", "am", "being", "wert", "hast"):
+        assert referee.check(word, ARCTIC, []).code == "have_be", word
 
 
 def test_messages(referee):

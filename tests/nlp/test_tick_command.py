@@ -70,9 +70,35 @@ def test_json_output_is_exactly_the_contract(files):
                 entry("sled", "not_heard"),
                 entry("Arctic", "rejected", reason="on_card"),
             ],
-        }
+        },
+        "stop": None,
     }
     assert done.stdout.count("\n") == 1
+
+
+def test_stop_comes_after_every_tick_of_the_word_that_completed_a_fifth_term(tmp_path):
+    """RULINGS: "wool" completes Sabine's fifth term; Melanie wrote it too and it ticks for her
+    as well. The dog barks after Stop!: it counts for nobody."""
+    terms = tmp_path / "terms.json"
+    terms.write_text(
+        json.dumps({"Sabine": ["farmer", "sheep", "field", "fence", "wool"], "Melanie": ["wool", "dog", "barn"]}),
+        encoding="utf-8",
+    )
+    story = tmp_path / "story.txt"
+    story.write_text("The farmer counted sheep in the field by the fence. He sheared the wool and a dog barked.")
+    done = tick("--card", "Once upon a time...", "--terms", str(terms), "--transcript", str(story), "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [e["status"] for e in result["players"]["Sabine"]] == ["ticked"] * 5
+    assert result["players"]["Melanie"] == [
+        entry("wool", "ticked", evidence="wool"),
+        entry("dog", "heard_after_stop", evidence="dog"),
+        entry("barn", "not_heard"),
+    ]
+    assert result["stop"] == {"players": ["Sabine"], "evidence": "wool", "time": None}
+    lines = tick("--card", "Once upon a time...", "--terms", str(terms), "--transcript", str(story)).stdout
+    assert 'Melanie: "dog" heard only after Stop!, "dog".' in lines
+    assert lines.splitlines()[-1] == 'Stop! Sabine has all 5 terms ticked, on "wool".'
 
 
 def test_readable_lines(files):

@@ -1,10 +1,12 @@
 """Ticking with the real resources: the rulebook's round, compounds, incremental recognizer input."""
 
+import re
 from dataclasses import replace
 
 import pytest
 
 from nlp import HeardWord, TickEvent, TickTracker, judge_transcript
+from nlp.ticks import PAUSE
 
 ARCTIC_STORY = (
     "I was on a big expedition there as part of a research mission. It was ice-cold and we froze terribly. "
@@ -321,3 +323,59 @@ def test_typed_text_keeps_hyphens_capitals_and_punctuation(referee):
     assert ticked_terms(judge_transcript(referee, terms, story)) == {
         "p": ["ice-cold", "king", "crown", "Anna", "hole", "colour", "snow man"]
     }
+
+
+def heard_once(referee, terms, words):
+    """The words as one final recognizer hypothesis: the terms ticked."""
+    tracker = TickTracker(referee, {f"p{i}": [term] for i, term in enumerate(terms)})
+    tracker.update(words, final=True)
+    return {tick.term for ticks in tracker.ticked().values() for tick in ticks if tick}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the ocean. parrots screamed", "the ocean, parrots screamed", "the ocean; parrots sang"],
+)
+def test_a_recognizer_s_punctuation_closes_a_compound(referee, text):
+    """Whisper keeps punctuation in the word: "ocean." ends the phrase; without it "the ocean
+    parrots" would be the compound subject of the verb."""
+    terms = ["ocean", "parrot", "ocean parrot"]
+    assert heard_once(referee, terms, timed(text)) == {"ocean", "parrot"}
+    assert heard_once(referee, terms, timed(re.sub(r"[.,;]", "", text))) == {"ocean parrot"}
+
+
+def test_a_pause_closes_a_compound_and_no_pause_keeps_it(referee):
+    """Word times: more than PAUSE seconds of silence between two words ends any compound."""
+    terms = ["motor", "sled", "motor sled"]
+    together = [HeardWord("the", 0.0, 0.2), HeardWord("motor", 0.2, 0.6), HeardWord("sled", 0.62, 1.0)]
+    apart = together[:2] + [HeardWord("sled", 0.6 + PAUSE + 0.1, 1.4)]
+    assert heard_once(referee, terms, together) == {"motor sled"}
+    assert heard_once(referee, terms, apart) == {"motor", "sled"}
+
+
+@pytest.mark.parametrize(
+    "text, ticked, not_ticked",
+    [
+        ("we drove to the barn children screamed in the yard", ["barn", "child"], ["barn child"]),
+        ("the knight climbed the tower dragons circled above", ["tower", "dragon"], ["tower dragon"]),
+        ("grandpa walks to the market every day farmers sell apples", ["day", "farmer"], ["day farmer"]),
+        ("he rode on his sled yesterday he fell", ["sled"], ["sled yesterday"]),
+        ("she said the fire truck was late", ["fire truck"], ["fire", "truck"]),
+        ("the boy who drove the police car was proud", ["police car"], ["police", "car"]),
+        ("the motor sled was fast", ["motor sled"], ["motor", "sled"]),
+    ],
+)
+def test_unpunctuated_sentences_are_not_read_as_compounds(referee, text, ticked, not_ticked):
+    """Two nouns meeting at a clause boundary ("...the barn | children screamed") are not a
+    compound; a compound subject or object stays one."""
+    assert heard_once(referee, ticked + not_ticked, timed(text, step=0.3)) == set(ticked)
+
+
+def test_ticks_earned_by_one_heard_word_share_its_place(referee):
+    """Ticks come in the order heard, and those of one word say which word it was."""
+    tracker = TickTracker(referee, {"Sabine": ["wool", "dog"], "Melanie": ["wool"], "Stephan": ["field"]})
+    events = tracker.say("The dog slept in the field on the wool.")
+    assert [(e.player, e.term) for e in events] == [
+        ("Sabine", "dog"), ("Stephan", "field"), ("Sabine", "wool"), ("Melanie", "wool")
+    ]
+    assert events[2].heard_at == events[3].heard_at != events[1].heard_at
