@@ -23,7 +23,8 @@ quantiles of right and wrong answers, and the recognition time per command. Then
 that are no commands, against a Storytelling flip grammar and a Dixit vote grammar: how many
 would be taken as a command. With --sweep the decisions are recomputed for other thresholds
 (nlp.commands.SURE, ASK_BELOW) from the same hypotheses. All the phrases are used (no
-sampling): about 6 minutes with cached audio, 12 the first time. Audio is cached in
+sampling, unless --every N): about 6 minutes with cached audio, 12 the first time, for PocketSphinx
+alone with two voices. Audio is cached in
 /tmp/storyhost-bench-commands, so reruns only recognize.
 """
 from __future__ import annotations
@@ -554,13 +555,16 @@ def main() -> int:
     parser.add_argument("--voices", nargs="+", default=list(VOICES), help=f"default: {' '.join(VOICES)}; also kal, joe")
     parser.add_argument("--loose", nargs="+", choices=LOOSE, default=list(LOOSE),
                         help="what makes the loose pass (default: both, side by side)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="only every Nth phrase (default: all); the story sentences all")
     parser.add_argument("--states", nargs="+", metavar="LABEL",
                         help=f"only the phrases of these states (e.g. '{YES_NO}'), and no story sentences")
     options = parser.parse_args()
     CACHE.mkdir(exist_ok=True)
-    all_cases = [case for case in cases() if not options.states or case.state_label in options.states]
+    all_cases = [case for case in cases() if not options.states or case.state_label in options.states][:: options.every]
     per_state = Counter(case.state_label for case in all_cases)
-    print(f"{len(all_cases)} phrases, each spoken by {len(options.voices)} voice(s); no sampling. Per state: "
+    sampling = "no sampling" if options.every == 1 else f"every {options.every}th phrase"
+    print(f"{len(all_cases)} phrases, each spoken by {len(options.voices)} voice(s); {sampling}. Per state: "
           + ", ".join(f"{label} {n}" for label, n in per_state.items()))
     STORY_STATES.update({
         "storytelling flip": next(state for label, state in states() if label == "storytelling 4x4 flip"),
