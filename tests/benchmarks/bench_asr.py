@@ -82,6 +82,8 @@ def latencies(timed: list[tuple[float, Hypothesis]]) -> tuple[list[float], list[
         final = [w.text for w in hypothesis.words]
         shown = [(t, _matched(final, [w.text for w in h.words])) for t, h in utterance]
         for i, word in enumerate(hypothesis.words):
+            if word.end is None:  # a recognizer without word times
+                continue
             first.append(next(t for t, matched in shown if i in matched) - word.end)
             since = at
             for t, matched in reversed(shown):
