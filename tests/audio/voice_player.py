@@ -117,7 +117,7 @@ class VoicePlayer:
 
     # -- ears --------------------------------------------------------------------------------
 
-    def start(self, timeout: float = 10.0) -> VoicePlayer:
+    def start(self, timeout: float = 30.0) -> VoicePlayer:
         self.cache.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, **self.pulse.env)
         self._parec = subprocess.Popen(
@@ -139,7 +139,8 @@ class VoicePlayer:
         self._parec.stdout.close()  # the child owns it now
         self._thread = threading.Thread(target=self._listen, name=f"{self.name}-ears", daemon=True)
         self._thread.start()
-        # The monitor's first block comes after about 2 s; from then on one every 20 ms.
+        # The monitor's first block comes after about 2 s, once Whisper is loaded (1-10 s, or more
+        # on a busy machine); from then on one every 20 ms.
         with self._changed:
             if not self._changed.wait_for(lambda: self.last_block > 0 or self._error is not None, timeout):
                 self.stop()
@@ -360,6 +361,7 @@ class _Ears:
         self.loud = False  # the loudspeaker sounded during the utterance in progress
         self.said: queue.Queue[tuple[bytes, float, float, bool]] = queue.Queue()  # utterances to transcribe
         self.writing = threading.Lock()
+        whisper(threads=1)  # loaded before the first block is read: the import holds the GIL
         threading.Thread(target=self._transcribe, daemon=True).start()
 
     def run(self) -> None:
@@ -408,7 +410,6 @@ class _Ears:
         self.frames = self.frames[whole:]
 
     def _transcribe(self) -> None:
-        whisper(threads=1)  # loaded before the first utterance
         while True:
             pcm, start, end, loud = self.said.get()
             text = " ".join(word for words in phrase_words([transcribe(pcm, threads=1, beam=1)]) for word in words)
