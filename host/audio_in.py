@@ -221,7 +221,7 @@ class MicrophoneSource:
         while not cancel.is_set():
             self._drop_stream()
             try:
-                with _native_stderr_silenced():
+                with native_stderr_silenced():
                     self._open()
                 if self._first_sound():
                     return True
@@ -258,9 +258,10 @@ class MicrophoneSource:
 
 
 @contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
+def native_stderr_silenced() -> Iterator[None]:
     """ALSA and PortAudio print their errors straight to file descriptor 2: while a lost
-    microphone is retried, that would be several lines every half second."""
+    microphone is retried, that would be several lines every half second. (Vosk's OpenFst does
+    the same when it reads a damaged graph.)"""
     sys.stderr.flush()
     saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)

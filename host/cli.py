@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
     commands.add_parser("devices", help="list microphones and speakers", add_help=False)
-    commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV file", add_help=False)
+    commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV or FLAC file", add_help=False)
     return parser
 
 
@@ -77,8 +77,12 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         help="play by voice: the host speaks, hears spoken commands, and in Stories! ticks the story live",
     )
     speech.add_argument("--input", default=None, metavar="NAME|INDEX", help="the microphone ('storyhost devices' lists them)")
-    speech.add_argument("--asr", choices=KINDS, default=None, help="the speech recognizer (default: Vosk if a model is installed, else PocketSphinx)")
-    speech.add_argument("--model", type=Path, default=None, help="a Vosk model folder")
+    speech.add_argument(
+        "--asr", choices=KINDS, default=None,
+        help="the speech recognizer: whisper (the default) hears stories and clues with Whisper and commands with"
+        " Vosk if an English Vosk model is installed, else PocketSphinx; vosk or pocketsphinx hear everything",
+    )
+    speech.add_argument("--model", type=Path, default=None, help="a Whisper or Vosk model folder")
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
     speech.add_argument(

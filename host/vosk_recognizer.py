@@ -14,6 +14,7 @@ from pathlib import Path
 
 import vosk
 
+from host.audio_in import native_stderr_silenced
 from host.recognizer import (
     SAMPLE_RATE,
     BrokenModel,
@@ -39,15 +40,22 @@ def model_rate(folder: Path) -> int:
 
 @lru_cache(maxsize=2)
 def _load(folder: Path) -> vosk.Model:
-    """Models take seconds to load and are shared by recognizers."""
-    vosk.SetLogLevel(-1)
+    """Models take seconds to load and are shared by recognizers. Kaldi's own messages, errors
+    included (a damaged model prints them before failing), are silenced: the failure is told in
+    storyhost's one line."""
+    vosk.SetLogLevel(-3)
     try:
-        return vosk.Model(str(folder))
+        with native_stderr_silenced():
+            return vosk.Model(str(folder))
     except Exception as error:  # vosk raises a bare Exception
-        raise BrokenModel(
-            f"Vosk could not load the model in {folder} ({error}): it is incomplete or not a "
-            "Vosk model; unpack it again, or use --asr pocketsphinx."
-        ) from error
+        raise _broken(folder, error) from error
+
+
+def _broken(folder: Path, error: Exception) -> BrokenModel:
+    return BrokenModel(
+        f"Vosk could not load the model in {folder} ({error}): it is incomplete or not a "
+        "Vosk model; unpack it again, or use --asr pocketsphinx."
+    )
 
 
 class VoskRecognizer:
@@ -69,6 +77,7 @@ class VoskRecognizer:
             )
         self.sample_rate = model_rate(folder)
         check_rate(NAME, self.sample_rate, sample_rate)
+        self._folder = folder
         self._model = _load(folder)
         self._grammar: str | None = None
         self.reset()
@@ -123,7 +132,11 @@ class VoskRecognizer:
 
     def _new_recognizer(self) -> vosk.KaldiRecognizer:
         grammar = () if self._grammar is None else (self._grammar,)
-        recognizer = vosk.KaldiRecognizer(self._model, float(self.sample_rate), *grammar)
+        try:  # the graph is read here: a damaged one fails now, and OpenFst says so on fd 2
+            with native_stderr_silenced():
+                recognizer = vosk.KaldiRecognizer(self._model, float(self.sample_rate), *grammar)
+        except Exception as error:  # vosk raises a bare Exception
+            raise _broken(self._folder, error) from error
         recognizer.SetWords(True)
         return recognizer
 

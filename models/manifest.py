@@ -1,7 +1,9 @@
 """The model manifest: which models exist, where they come from, and how to check them.
 
 The built-in manifest is models/manifest.json. $STORYHOST_MODEL_MANIFEST names another file in
-the same format that replaces it (how the tests point storyhost at a local server).
+the same format that replaces it (how the tests point storyhost at a local server); models that
+ship inside a pip package (`bundled`) are always taken from the built-in one, since their pinned
+checksums belong to the package storyhost depends on.
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from models.errors import ManifestError
 
 MANIFEST_ENV = "STORYHOST_MODEL_MANIFEST"
 
-Kind = Literal["vosk", "spacy"]
+Kind = Literal["vosk", "spacy", "whisper"]
+KINDS = ("vosk", "spacy", "whisper")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
@@ -27,8 +30,18 @@ def usable_name(name: str) -> bool:
 
 
 @dataclass(frozen=True)
+class FileRecord:
+    """One file of a model folder as published or installed; None where it is not known."""
+
+    size: int | None
+    sha256: str | None
+
+
+@dataclass(frozen=True)
 class ModelEntry:
-    """One model. Vosk models come as a zip from `url`; spaCy pipelines are pip packages."""
+    """One model. Vosk models come as a zip from `url`; spaCy pipelines are pip packages;
+    Whisper models (CTranslate2 folders) are downloaded file by file from `url` + each name in
+    `files`, or ship in the pip package `pip` at the import path `bundled` ("package/folder")."""
 
     name: str
     kind: Kind
@@ -41,6 +54,8 @@ class ModelEntry:
     checksum_source: str | None = None
     version: str | None = None
     pip: str | None = None
+    files: dict[str, FileRecord] | None = None
+    bundled: str | None = None
 
     @property
     def zip_name(self) -> str:
@@ -53,6 +68,9 @@ class Manifest:
 
     def get(self, name: str) -> ModelEntry | None:
         return next((entry for entry in self.entries if entry.name == name), None)
+
+    def of_kind(self, kind: Kind) -> list[ModelEntry]:
+        return [entry for entry in self.entries if entry.kind == kind]
 
     def vosk_for_language(self, language: str) -> list[ModelEntry]:
         """The speech models for a language, in manifest order (the preferred first)."""
@@ -70,7 +88,28 @@ def same_language(model_language: str, asked: str) -> bool:
     return wanted in (model, primary(model))
 
 
-_FIELDS = {"name", "kind", "language", "description", "url", "size", "sha256", "md5", "checksum_source", "version", "pip"}
+_FIELDS = {
+    "name", "kind", "language", "description", "url", "size", "sha256", "md5", "checksum_source", "version", "pip",
+    "files", "bundled",
+}
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _files(raw: Any, where: str) -> dict[str, FileRecord]:
+    """A Whisper entry's files: {"model.bin": {"size": 75537502, "sha256": "1a5a..."}, ...}."""
+    if not isinstance(raw, dict) or not raw:
+        raise ManifestError(f"{where} needs its files: an object of file names to their size and sha256.")
+    files = {}
+    for name, record in raw.items():
+        if not usable_name(name) or not isinstance(record, dict) or not record.keys() <= {"size", "sha256"}:
+            raise ManifestError(f'{where} has a bad file entry {name!r}; write "NAME": {{"size": N, "sha256": "HEX"}}.')
+        size, sha256 = record.get("size"), record.get("sha256")
+        if not (size is None or (isinstance(size, int) and size >= 0)) or not (
+            sha256 is None or (isinstance(sha256, str) and _SHA256.fullmatch(sha256))
+        ):
+            raise ManifestError(f"{where} has a bad size or sha256 for {name}; give a byte count and 64 hex digits, or null.")
+        files[name] = FileRecord(size, sha256)
+    return files
 
 
 def _entry(raw: Any, where: str) -> ModelEntry:
@@ -79,37 +118,50 @@ def _entry(raw: Any, where: str) -> ModelEntry:
     unknown = raw.keys() - _FIELDS
     if unknown:
         raise ManifestError(f"{where} has unknown fields {sorted(unknown)}; allowed: {sorted(_FIELDS)}.")
+    if "files" in raw:
+        raw = {**raw, "files": _files(raw["files"], where)}
     entry = ModelEntry(**raw)
-    if not usable_name(entry.name):
+    if not isinstance(entry.name, str) or not usable_name(entry.name):
         raise ManifestError(f"{where} has the name {entry.name!r}; use letters, digits, '.', '-' and '_' only.")
-    if entry.kind not in ("vosk", "spacy"):
-        raise ManifestError(f"{where} ({entry.name}) has kind {entry.kind!r}; use 'vosk' or 'spacy'.")
+    if entry.kind not in KINDS:
+        raise ManifestError(f"{where} ({entry.name}) has kind {entry.kind!r}; use {', '.join(map(repr, KINDS))}.")
     if entry.kind == "vosk" and not entry.url:
         raise ManifestError(f"{where} ({entry.name}) is a Vosk model without a url.")
     if entry.kind == "spacy" and not entry.pip:
         raise ManifestError(f"{where} ({entry.name}) is a spaCy pipeline without its pip requirement.")
+    if entry.kind == "whisper" and (entry.files is None or not (entry.bundled and entry.pip or entry.url)):
+        raise ManifestError(f"{where} ({entry.name}) is a Whisper model without its files, or without a url or bundled package.")
     return entry
 
 
 def parse_manifest(text: str, source: str) -> Manifest:
+    if not text.strip():
+        raise ManifestError(f"The model manifest {source} is empty; fill it in, or unset ${MANIFEST_ENV}.")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ManifestError(f"The model manifest {source} is not valid JSON ({error}); fix it.") from error
     models = data.get("models") if isinstance(data, dict) else None
-    if not isinstance(models, list):
-        raise ManifestError(f'The model manifest {source} must be an object with a "models" list.')
+    if not isinstance(models, list) or not models:
+        raise ManifestError(f'The model manifest {source} must be an object with a "models" list of at least one model.')
     return Manifest(tuple(_entry(raw, f"Entry {index + 1} of {source}") for index, raw in enumerate(models)))
+
+
+def _built_in() -> Manifest:
+    text = resources.files("models").joinpath("manifest.json").read_text(encoding="utf-8")
+    return parse_manifest(text, "models/manifest.json")
 
 
 def load_manifest(path: Path | None = None) -> Manifest:
     """The manifest at `path`, else at $STORYHOST_MODEL_MANIFEST, else the built-in one."""
     configured = path or (Path(os.environ[MANIFEST_ENV]) if os.environ.get(MANIFEST_ENV) else None)
     if configured is None:
-        built_in = resources.files("models").joinpath("manifest.json")
-        return parse_manifest(built_in.read_text(encoding="utf-8"), "models/manifest.json")
+        return _built_in()
     try:
         text = configured.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ManifestError(f"Cannot read the model manifest {configured}: {error.strerror or error}.") from error
-    return parse_manifest(text, str(configured))
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ManifestError(f"Cannot read the model manifest {configured}: {reason}.") from error
+    custom = parse_manifest(text, str(configured))
+    bundled = [entry for entry in _built_in().entries if entry.bundled and custom.get(entry.name) is None]
+    return Manifest(custom.entries + tuple(bundled))

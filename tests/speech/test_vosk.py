@@ -4,8 +4,13 @@ espeak-ng's Korean is robotic and the small model gets many words wrong, so thes
 the plumbing (streaming, times, phrase lists, errors) more than the words."""
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import wave
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
@@ -16,10 +21,13 @@ from host.recognizer import (
     WrongSampleRate,
     open_recognizer,
 )
+from host.split_recognizer import SplitRecognizer
 from host.vosk_recognizer import VoskRecognizer
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SENTENCES = ["오늘은 날씨가 좋습니다", "저는 학생입니다"]  # "The weather is nice today", "I am a student"
 WEATHER = ["오늘", "날씨", "학생"]  # today, weather, student: words of the model's vocabulary
@@ -130,8 +138,33 @@ def test_wrong_sample_rate_says_the_rate_it_needs(korean_vosk_model):
         VoskRecognizer(korean_vosk_model, 44100)
 
 
-def test_factory_prefers_vosk_when_a_model_is_found(korean_vosk_model, monkeypatch):
+def test_with_an_english_vosk_model_found_vosk_hears_the_phrase_lists(korean_vosk_model, monkeypatch):
+    """$VOSK_MODEL_PATH naming a model folder serves any language; Whisper still hears free speech."""
     monkeypatch.setenv("VOSK_MODEL_PATH", str(korean_vosk_model))
-    assert isinstance(open_recognizer(), VoskRecognizer)
+    default = open_recognizer()
+    assert isinstance(default, SplitRecognizer) and isinstance(default.grammar, VoskRecognizer)
+    assert isinstance(open_recognizer("vosk"), VoskRecognizer)
     monkeypatch.delenv("VOSK_MODEL_PATH")
-    assert isinstance(open_recognizer(model=korean_vosk_model), VoskRecognizer)
+    assert isinstance(open_recognizer(model=korean_vosk_model), VoskRecognizer)  # the folder says which recognizer
+
+
+def test_a_damaged_model_is_one_line_without_kaldis_log(tmp_path, korean_vosk_model, korean):
+    """A graph cut short loads, then fails when the first recognizer reads it; OpenFst and Kaldi
+    print their errors straight to the terminal."""
+    for part in ("am", "conf", "ivector"):
+        shutil.copytree(korean_vosk_model / part, tmp_path / "model" / part)
+    (tmp_path / "model" / "graph").mkdir()
+    for name in ("Gr.fst", "disambig_tid.int", "phones.txt"):
+        shutil.copy(korean_vosk_model / "graph" / name, tmp_path / "model" / "graph" / name)
+    shutil.copytree(korean_vosk_model / "graph" / "phones", tmp_path / "model" / "graph" / "phones")
+    (tmp_path / "model" / "graph" / "HCLr.fst").write_bytes((korean_vosk_model / "graph" / "HCLr.fst").read_bytes()[:100_000])
+    wav = tmp_path / "speech.wav"
+    with wave.open(str(wav), "wb") as out:
+        out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
+        out.writeframes(korean)
+    done = subprocess.run(
+        [sys.executable, "-m", "host.cli", "transcribe", "--asr", "vosk", "--model", tmp_path / "model", wav],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("Vosk could not load the model in"), done.stderr
