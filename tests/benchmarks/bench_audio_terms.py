@@ -225,10 +225,11 @@ def breakdown(rows: list[Delay]) -> None:
 
 
 def word_error_rate(told: list[HeardStory]) -> float:
+    """Over the final hypotheses, both sides spelled as phrases are (Whisper's "River." is "river")."""
     errors = words = 0
     for story in told:
         reference = [word for sentence in phrase_words([story.story["story"]]) for word in sentence]
-        heard = [word.text for h in story.heard if h.hypothesis.final for word in h.hypothesis.words]
+        heard = [word for h in story.heard if h.hypothesis.final for words in phrase_words([h.hypothesis.text]) for word in words]
         errors += word_errors(reference, heard)
         words += len(reference)
     return errors / words
