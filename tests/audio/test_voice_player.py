@@ -55,7 +55,12 @@ def test_the_player_hears_the_opening_of_a_stories_game(pulse, player: VoicePlay
         assert said > 8, player.transcript(began)
         printed = next(t for t, line in host.printed if "choose normal or quirky" in line)
         assert opening[0].start - printed < 5, (opening[0].start - printed, player.transcript(began))
-        assert opening[-1].heard - opening[-1].end < 4, player.transcript(began)  # the recognizer keeps up
+        # the recognizer keeps up: Whisper transcribes the 14 s utterance in one batch on one thread
+        # (2-10 s on a shared 2-core machine)
+        assert opening[-1].heard - opening[-1].end < 15, player.transcript(began)
+        # understood, in the host's default espeak voice (PocketSphinx heard it with a word error rate of 0.9)
+        for phrase in ("nina is the storyteller", "stuck in a traffic jam", "the mirror in the hallway"):
+            player.wait_to_hear(phrase, since=began, timeout=1)
         host.type("side Nina normal")  # spoken commands do not exist yet
         player.mark()
         # "Nina chooses the normal side: '...' Everyone else, secretly write 5 terms you expect in the story."

@@ -1,12 +1,9 @@
 """Whole games played by sound alone: a scripted player hears the host only through the
-loudspeaker's monitor (PocketSphinx on what the host says) and acts only by speaking into the
-virtual microphone (festival's voice). Its moves follow the game's rules as a person at the
-table knows them; what the host says decides when it speaks and whether it answers a question.
-The host's printed lines are read only to check the outcome and to explain a failure.
-
-The host speaks with espeak-ng's en-us+f2 voice at 130 words a minute: PocketSphinx hears
-"yes or no" and "retire" in it; in espeak's default voice it hears almost nothing (word error
-rate about 0.9, tests/audio/voice_player.py).
+loudspeaker's monitor (Whisper on what the host says, in the host's default voice) and acts only
+by speaking into the virtual microphone (festival's voice). Its moves follow the game's rules as
+a person at the table knows them; what the host says decides when it speaks and whether it
+answers a question. The host's printed lines are read only to check the outcome and to explain
+a failure.
 """
 from __future__ import annotations
 
@@ -24,7 +21,7 @@ from tests.audio.voice_player import NotHeard, VoicePlayer
 
 pytestmark = pytest.mark.slow
 
-HOST_VOICE = ["--speech", "--asr", "pocketsphinx", "--voice", "en-us+f2", "--rate", "130"]
+HOST_OPTIONS = ["--speech", "--asr", "pocketsphinx"]
 QUESTION = ("yes or no",)
 #: seconds of silence after which the player takes it that the host did not hear it (a command
 #: said into a pause of the host's own speech is lost: its microphone is muted while it speaks)
@@ -60,7 +57,7 @@ def printed(host: LiveHost, text: str, timeout: float) -> None:
 
 def answer(player: VoicePlayer, host: LiveHost, said_at: float, timeout: float = 120.0) -> str:
     """What the host said after the player spoke (all of it, once the loudspeaker is quiet: the
-    score of a story and the next storyteller's card take more than 40 s at 130 words a minute);
+    score of a story and the next storyteller's card take tens of seconds);
     "" if it said nothing for UNANSWERED seconds: it did not hear the player, who says it again."""
     try:
         if not player.wait_for_sound(said_at, UNANSWERED):
@@ -109,7 +106,7 @@ def test_storytelling_cinderella_played_by_sound_alone(pulse: PulseAudio, player
     """Digital grid, the host as storyteller, Cinderella's advanced rules: flip until a wrong
     tile, then retire, which ends a one-player game."""
     host = LiveHost(pulse, tmp_path, "play", "storytelling", "--players", "Marc", "--tale", "cinderella",
-                    "--advanced", "--seed", "4", *HOST_VOICE)
+                    "--advanced", "--seed", "4", *HOST_OPTIONS)
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)  # the card is read, the pictures named
         flip_until_wrong_then_retire(player, host)
@@ -123,7 +120,7 @@ def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, play
     """Four players, a 28-card deck (one turn): storyteller, clue, cards shown, the votes once
     the tokens are turned over, the storyteller's card, who gave the others; scored."""
     host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", "Nina", "Leo", "Marc", "Sabine", "--cards", "28",
-                    *HOST_VOICE)
+                    *HOST_OPTIONS)
     moves = [
         ("leo is the storyteller", "Turn 1: Leo is the storyteller"),
         ("a long journey home", "Leo's clue:"),
@@ -170,7 +167,7 @@ def test_a_stories_round_played_by_sound_alone(pulse: PulseAudio, player: VoiceP
     """The side, ten terms dictated, the story told into the microphone and ticked live, the
     time running out, and the story scored on a spoken confirm."""
     host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
-                    "--timer", "45", *HOST_VOICE)
+                    "--timer", "45", *HOST_OPTIONS)
     terms = {"Sabine": ["radio", "police", "sandwich", "engine", "music", "kitchen", "garden"],
              "Stephan": ["truck", "pizza", "mountain", "window", "brother", "dinosaur", "banana"]}
     story = ["Dad turned on the radio, and the radio played loud music.",
@@ -207,7 +204,7 @@ def test_a_human_storytellers_card_is_recognised_as_it_is_read(pulse: PulseAudio
                                                               tmp_path: Path) -> None:
     """The storyteller reads card 1 of their own deck aloud; the host names the pictures to find."""
     host = LiveHost(pulse, tmp_path, "play", "storytelling", "--players", "Marc", "--tale", "cinderella",
-                    "--advanced", "--seed", "4", "--storyteller", "human", *HOST_VOICE)
+                    "--advanced", "--seed", "4", "--storyteller", "human", *HOST_OPTIONS)
     card = next(card for card in load_tale("cinderella").cards if card.number == 1)
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)  # "Storyteller, please read card 1 aloud."
@@ -225,7 +222,7 @@ def test_a_human_storyteller_can_name_the_card_instead(pulse: PulseAudio, player
     """While the host listens to the reading, "host, read card one" names the card (asked yes
     or no first); the host then names the pictures to find."""
     host = LiveHost(pulse, tmp_path, "play", "storytelling", "--players", "Marc", "--tale", "cinderella",
-                    "--seed", "4", "--storyteller", "human", *HOST_VOICE)
+                    "--seed", "4", "--storyteller", "human", *HOST_OPTIONS)
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)  # "Storyteller, please read card 1 aloud."
         speak_until_done(player, host, "host read card one", "Card 1.")

@@ -4,27 +4,23 @@ microphone. It never reads the host's output, saved games or internals; tests ma
 to check results or to explain a failure.
 
 Ears: `parec` records the monitor into a pipe read, in 20 ms blocks, by a child process (`_Ears`)
-that notes when sound was last loud and streams it through PocketSphinx (free speech, its
-bundled US English model); a thread here takes its news. (In this process PocketSphinx would
-hold the GIL long enough to starve the MicFeeder: the host then said its microphone "stopped
-sending sound".) Every final hypothesis becomes an `Utterance` with its text, the monotonic
-times at which it was said and heard, and its audio, kept for re-scoring (`spot`). Through the
-real loudspeaker a final hypothesis comes 0.5 s (alone) to 1.6 s (beside a listening host, on
-two cores) after the host stops speaking; a host's line starts sounding 0.1-0.4 s after it is
-printed. The Endpointer does not split at the host's 0.3 s pauses between lines: its opening
-("Stories!, game 1. ... normal or quirky.") comes out as one 14 s utterance.
+that notes when sound was last loud, cuts the sound into utterances with PocketSphinx's
+Endpointer (voice activity detection) and has Whisper (faster-whisper tiny.en, one thread, so
+the host keeps a core, greedy decoding) transcribe each utterance in one batch, on a thread of its own while the
+blocks keep coming; a thread here takes its news. (A recognizer in this process would hold the
+GIL long enough to starve the MicFeeder: the host then said its microphone "stopped sending
+sound".) Every utterance becomes an `Utterance` with its text (lowercase words, as phrases are
+spelled: no punctuation, hyphens split; Whisper writes numbers as digits), the monotonic times
+at which it was said and heard, and its audio (to listen to when a test fails). The Endpointer
+does not split at the host's 0.3 s pauses between lines: its opening ("Stories!, game 1. ...
+normal or quirky.") comes out as one 14 s utterance, transcribed a second or two after it ends.
 
-How well PocketSphinx hears the host's own voice (espeak-ng through pyttsx3, voice gmw/en at
-200 words a minute), measured on announcements from tests/host/golden:
-- free-speech word error rate about 0.9 (festival's slt voice, for comparison: 0.3), so that
-  a phrase fuzzily matched in the free text is found about 1 time in 15;
-- phrases spotted in an utterance's audio by PocketSphinx's keyword search (`spot`, threshold
-  1e-20) about 1 time in 2, with 1 in 8 phrases that were not said "found" too.
-Through the loudspeaker, of the phrases of the opening and of the answer to "side Nina normal"
-only "everyone else secretly" came through, in every one of 7 runs. So with the host's espeak
-voice, what a strategy can count on is *that* the host spoke after an action and has finished
-(`wait_for_speech`, `wait_quiet`); what it said is a guess. See
-`VoicePlayer.wait_to_hear` for the matching rules.
+Whisper hears the host's own default voice (espeak-ng through pyttsx3): see
+`tests/audio/test_voice_player.py`, where the player hears the opening of a game in it. (The
+player heard it through PocketSphinx before, with a word error rate of about 0.9, so the
+playthroughs ran the host in a slower voice PocketSphinx heard better.) What a strategy can
+also count on is *that* the host spoke after an action and has finished (`wait_for_speech`,
+`wait_quiet`). See `VoicePlayer.wait_to_hear` for the matching rules.
 
 Mouth: `say` synthesizes (festival "slt" or "espeak:LANG", cached by text and voice), waits
 until the loudspeaker has been quiet for a while (the host mutes its microphone while it
@@ -35,31 +31,33 @@ from __future__ import annotations
 import bisect
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
 import numpy as np
+from pocketsphinx import Endpointer
 from rapidfuzz import fuzz
 
-from host.recognizer import open_recognizer, phrase_words
+from host.recognizer import phrase_words
 from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio, read_pcm
-from tests.speech.audio import synthesize
+from tests.speech.audio import synthesize, transcribe, whisper
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 16000
 BLOCK = 640  # bytes: 20 ms of 16-bit mono at 16 kHz
 LOUD = 200.0  # RMS of a block (of 32767) above which the loudspeaker counts as sounding
 THRESHOLD = 80  # rapidfuzz partial_ratio for a phrase to count as heard in recognised text
-SPOT_THRESHOLD = 1e-20  # PocketSphinx keyword-search threshold (1e-10: fewer hits and false ones)
 KEEP_AUDIO = 180.0  # seconds of monitor audio kept for utterances' `pcm`
+PAD = 0.3  # seconds of audio kept either side of an utterance
 
 NUMBERS = {
     "zero": 0, "oh": 0, "one": 1, "won": 1, "two": 2, "to": 2, "too": 2, "three": 3, "four": 4, "for": 4,
@@ -71,7 +69,7 @@ NUMBERS = {
 
 @dataclass(frozen=True)
 class Utterance:
-    """One utterance the player heard: PocketSphinx's final hypothesis."""
+    """One utterance the player heard, as Whisper transcribed it."""
 
     text: str  # lowercase words, free speech recognition
     start: float  # time.monotonic() when the host began to say it (from the audio's position)
@@ -108,20 +106,18 @@ class VoicePlayer:
         self.heard: list[Utterance] = []  # everything heard, in order
         self.said: list[tuple[float, str]] = []  # (time it began, text) of everything said
         self.last_mark = time.monotonic()
-        self.partial = ""  # the hypothesis of the utterance in progress
+        self.hearing = False  # an utterance is in progress (not yet transcribed)
         self.last_loud = float("-inf")  # when the loudspeaker last sounded
         self.last_block = float("-inf")  # when the last block of the monitor arrived
-        self.spotted: list[tuple[str, Utterance]] = []  # (phrase, utterance) found by `spot`
         self._changed = threading.Condition()
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[str] | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._parec: subprocess.Popen[bytes] | None = None
-        self._spotter = None
 
     # -- ears --------------------------------------------------------------------------------
 
-    def start(self, timeout: float = 10.0) -> VoicePlayer:
+    def start(self, timeout: float = 30.0) -> VoicePlayer:
         self.cache.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, **self.pulse.env)
         self._parec = subprocess.Popen(
@@ -143,7 +139,8 @@ class VoicePlayer:
         self._parec.stdout.close()  # the child owns it now
         self._thread = threading.Thread(target=self._listen, name=f"{self.name}-ears", daemon=True)
         self._thread.start()
-        # The monitor's first block comes after about 2 s; from then on one every 20 ms.
+        # The monitor's first block comes after about 2 s, once Whisper is loaded (1-10 s, or more
+        # on a busy machine); from then on one every 20 ms.
         with self._changed:
             if not self._changed.wait_for(lambda: self.last_block > 0 or self._error is not None, timeout):
                 self.stop()
@@ -159,7 +156,8 @@ class VoicePlayer:
             self._thread.join(timeout=5)
 
     def __enter__(self) -> Self:
-        return self.start()
+        self.start()
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -172,9 +170,8 @@ class VoicePlayer:
                 with self._changed:
                     self.last_block = news.get("block", self.last_block)
                     self.last_loud = news.get("loud", self.last_loud)
-                    self.partial = news.get("partial", self.partial)
+                    self.hearing = news.get("hearing", self.hearing)
                     if "utterance" in news:
-                        self.partial = ""
                         u = news["utterance"]
                         self.heard.append(Utterance(u["text"], u["start"], u["end"], u["heard"], Path(u["audio"])))
                     self._changed.notify_all()
@@ -226,17 +223,13 @@ class VoicePlayer:
         return self.since(mark)
 
     def wait_to_hear(self, *phrases: str, predicate: Callable[[str], bool] | None = None,
-                     since: float | None = None, timeout: float = 30.0, threshold: int = THRESHOLD,
-                     spot: bool = False) -> str:
+                     since: float | None = None, timeout: float = 30.0, threshold: int = THRESHOLD) -> str:
         """Until an utterance that began after `since` (default: the last mark) contains one of
         `phrases` (rapidfuzz partial_ratio of the phrase against the lowercased recognised text,
         at least `threshold`; an utterance is also tried joined to the one before it, as the
-        recognizer cuts sentences at pauses), or satisfies `predicate(text)`. The text matched.
-        With `spot`, each phrase is also looked for in the utterances' audio with PocketSphinx's
-        keyword search (`spot`), which hears the espeak voice better than free recognition."""
+        recognizer cuts sentences at pauses), or satisfies `predicate(text)`. The text matched."""
         wanted = [" ".join(words) for words in phrase_words(phrases)]
         mark = self.last_mark if since is None else since
-        tried: set[tuple[int, str]] = set()
         found: list[str] = []
 
         def matched() -> bool:
@@ -247,13 +240,6 @@ class VoicePlayer:
                     if any(fuzz.partial_ratio(p, text) >= threshold for p in wanted) or (predicate and predicate(text)):
                         found.append(text)
                         return True
-                if spot:
-                    for phrase in wanted:
-                        if (id(utterance), phrase) not in tried:
-                            tried.add((id(utterance), phrase))
-                            if self.spot([phrase], utterance):
-                                found.append(utterance.text)
-                                return True
             return False
 
         what = " or ".join(repr(p) for p in wanted) or "what the predicate wants"
@@ -290,26 +276,6 @@ class VoicePlayer:
         self.wait_to_hear(predicate=words, since=since, timeout=timeout)
         return value[0]
 
-    def spot(self, phrases: Sequence[str], utterance: Utterance, threshold: float = SPOT_THRESHOLD) -> list[str]:
-        """Which of `phrases` PocketSphinx's keyword search finds in the utterance's audio."""
-        from pocketsphinx import Decoder
-
-        listed = [" ".join(words) for words in phrase_words(phrases)]
-        if self._spotter is None:
-            self._spotter = Decoder(loglevel="FATAL", samprate=RATE, kws=os.devnull)
-        known = [p for p in listed if all(self._spotter.lookup_word(w) for w in p.split())]
-        if not known:
-            return []
-        self._spotter.add_kws("spot", _kws_file(self.cache, known, threshold))
-        self._spotter.activate_search("spot")
-        self._spotter.start_utt()
-        self._spotter.process_raw(utterance.pcm, full_utt=True)
-        self._spotter.end_utt()
-        found = {segment.word.strip() for segment in self._spotter.seg() or ()}
-        hits = [p for p in known if p in found]
-        self.spotted += [(p, utterance) for p in hits]
-        return hits
-
     def _wait(self, done: Callable[[], object], timeout: float, what: str, mark: float | None = None) -> None:
         deadline = time.monotonic() + timeout
         with self._changed:
@@ -330,7 +296,7 @@ class VoicePlayer:
         events += [(t, f"said {text!r}") for t, text in self.said[-last:]]
         lines = [f"  {t - mark:+7.1f} s  {line}" for t, line in sorted(events)[-2 * last:]]
         now = time.monotonic()
-        lines.append(f"  now {now - mark:+.1f} s; hearing {self.partial!r}; loudspeaker quiet for "
+        lines.append(f"  now {now - mark:+.1f} s; {'hearing an utterance; ' if self.hearing else ''}loudspeaker quiet for "
                      f"{self.quiet_for():.1f} s; last audio block {now - self.last_block:.1f} s ago")
         return "\n".join(lines)
 
@@ -377,25 +343,26 @@ def _number(word: str) -> int | None:
     return int(word) if word.isdigit() else NUMBERS.get(word)
 
 
-def _kws_file(folder: Path, phrases: Sequence[str], threshold: float) -> str:
-    path = folder / f"kws-{abs(hash((tuple(phrases), threshold)))}.txt"
-    path.write_text("".join(f"{p} /{threshold:g}/\n" for p in phrases))
-    return str(path)
-
-
 class _Ears:
-    """The recognizer's process: raw PCM from parec on stdin, news as JSON lines on stdout."""
+    """The listening process: raw PCM from parec on stdin, news as JSON lines on stdout. The main
+    thread reads the blocks and cuts utterances; `_transcribe` makes them text."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.recognizer = open_recognizer("pocketsphinx", sample_rate=RATE)
+        self.endpointer = Endpointer(sample_rate=RATE)
+        self.frames = b""  # the start of an incomplete Endpointer frame
+        self.speech_from: float | None = None  # audio seconds where the utterance in progress began
         self.clock: deque[tuple[float, float]] = deque()  # (audio seconds read, arrival time)
         self.audio = bytearray()  # the last KEEP_AUDIO seconds of the monitor
         self.audio_start = 0.0  # audio seconds of the first byte of `audio`
         self.read = 0.0  # audio seconds read
         self.reported = float("-inf")  # when the last {"block"} news went out
         self.count = 0
-        self.loud: tuple[float, float] | None = None  # audio seconds of loud sound since the last final
+        self.loud = False  # the loudspeaker sounded during the utterance in progress
+        self.said: queue.Queue[tuple[bytes, float, float, bool]] = queue.Queue()  # utterances to transcribe
+        self.writing = threading.Lock()
+        whisper(threads=1)  # loaded before the first block is read: the import holds the GIL
+        threading.Thread(target=self._transcribe, daemon=True).start()
 
     def run(self) -> None:
         fd = sys.stdin.fileno()
@@ -413,30 +380,52 @@ class _Ears:
             news: dict = {}
             if loud:
                 news["loud"] = arrived
-                self.loud = (self.loud[0] if self.loud else self.read - len(block) / 2 / RATE, self.read)
+                self.loud = True
             if loud != was_loud or arrived - self.reported >= 0.1:
                 news["block"] = arrived
                 self.reported = arrived
             was_loud = loud
             if news:
                 self.say(news)
-            for hypothesis in self.recognizer.accept(block):
-                if not hypothesis.final:
-                    self.say({"partial": hypothesis.text})
-                elif hypothesis.words:
-                    words = hypothesis.words
-                    self.say({"utterance": self.utterance(" ".join(w.text for w in words), words[0].start, words[-1].end)})
-                elif self.loud is not None:  # the host spoke, but not one word came through
-                    self.say({"utterance": self.utterance("", *self.loud)})
-                else:
-                    self.say({"partial": ""})
-                if hypothesis.final:
-                    self.loud = None
+            self.cut(block)
 
-    @staticmethod
-    def say(news: dict) -> None:
-        sys.stdout.write(json.dumps(news) + "\n")
-        sys.stdout.flush()
+    def cut(self, block: bytes) -> None:
+        """Feed the Endpointer; an utterance that ended goes to be transcribed, with PAD seconds
+        of audio either side. (Cut shorter, at the host's pauses, it would cost more: Whisper
+        encodes a 30 s window whatever the length.)"""
+        self.frames += block
+        size = self.endpointer.frame_bytes
+        whole = len(self.frames) - len(self.frames) % size
+        for i in range(0, whole, size):
+            self.endpointer.process(self.frames[i : i + size])
+            if self.speech_from is None and self.endpointer.in_speech:
+                self.speech_from = self.endpointer.speech_start
+                self.say({"hearing": True})
+            elif self.speech_from is not None and not self.endpointer.in_speech:
+                start, end = self.speech_from, self.endpointer.speech_end
+                first = max(0, int((start - PAD - self.audio_start) * RATE)) * 2
+                last = max(0, int((end + PAD - self.audio_start) * RATE)) * 2
+                self.said.put((bytes(self.audio[first:last]), self.when(start), self.when(end), self.loud))
+                self.speech_from, self.loud = None, False
+        self.frames = self.frames[whole:]
+
+    def _transcribe(self) -> None:
+        while True:
+            pcm, start, end, loud = self.said.get()
+            text = " ".join(word for words in phrase_words([transcribe(pcm, threads=1, beam=1)]) for word in words)
+            if text or loud:  # else the host did not speak: the Endpointer took noise for speech
+                self.count += 1
+                path = self.folder / f"{self.count:04d}.raw"
+                path.write_bytes(pcm)
+                utterance = {"text": text, "start": start, "end": end, "heard": time.monotonic(), "audio": str(path)}
+                self.say({"utterance": utterance, "hearing": False})
+            else:
+                self.say({"hearing": False})
+
+    def say(self, news: dict) -> None:
+        with self.writing:
+            sys.stdout.write(json.dumps(news) + "\n")
+            sys.stdout.flush()
 
     def remember(self, block: bytes, arrived: float) -> None:
         self.clock.append((self.read, arrived))
@@ -455,16 +444,6 @@ class _Ears:
         i = min(bisect.bisect_left(positions, audio_seconds), len(positions) - 1)
         position, arrived = self.clock[i]
         return arrived - (position - audio_seconds)
-
-    def utterance(self, text: str, start: float, end: float) -> dict:
-        """News of an utterance said from `start` to `end` (audio seconds)."""
-        first = max(0, int((start - 0.3 - self.audio_start) * RATE)) * 2
-        last = max(0, int((end + 0.3 - self.audio_start) * RATE)) * 2
-        self.count += 1
-        path = self.folder / f"{self.count:04d}.raw"
-        path.write_bytes(bytes(self.audio[first:last]))
-        return {"text": text, "start": self.when(start), "end": self.when(end),
-                "heard": time.monotonic(), "audio": str(path)}
 
 
 def _ears_main() -> None:

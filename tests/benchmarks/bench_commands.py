@@ -1,7 +1,9 @@
-"""Benchmark of spoken commands: every phrase allowed in realistic game states, spoken by two
-synthetic voices (espeak-ng en-us and festival slt) and recognized by PocketSphinx.
+"""Benchmark of spoken commands: every phrase allowed in realistic game states, spoken by
+synthetic voices (default espeak-ng en-us and festival slt; also festival kal and Piper's joe)
+and recognized by PocketSphinx's closed grammar, its answer checked by a loose pass of free
+recognition made by PocketSphinx's language model or by Whisper, side by side.
 
-    .venv/bin/python tests/benchmarks/bench_commands.py [--sweep]
+    .venv/bin/python tests/benchmarks/bench_commands.py [--voices VOICE ...] [--loose KIND ...] [--sweep]
 
 States: Storytelling basic (4x4, flip phase), Three Little Pigs advanced once the wolf blew,
 Cinderella advanced when retiring or staying is decided, the race (2x8), Dixit with four players
@@ -9,7 +11,10 @@ in each phase (storyteller, shown, vote, card, owner), Stories! (side choice, wr
 the ticks), the host's own phrases and yes or no to a question. Each phrase is streamed in 30 ms
 chunks through a PocketSphinxRecognizer listening for all the phrases of its state (its final
 hypothesis carries the grammar's answer and the loose pass), then goes through the real dialog
-(`host.voice_control.VoiceControl.hear`), which takes it, asks about it or drops it.
+(`host.voice_control.VoiceControl.hear`), which takes it, asks about it or drops it. With
+`--loose whisper` the same final hypotheses go through the dialog a second time with the loose
+pass made by Whisper (faster-whisper tiny.en, a batch transcription of the utterance's audio)
+instead; its recognition time is PocketSphinx's (grammar and loose pass) plus Whisper's.
 
 Printed per voice and overall: grammar top-1 accuracy (the grammar's answer stands for the
 intended command line), the dialog's decision (taken directly, right or WRONG; asked about;
@@ -18,7 +23,8 @@ quantiles of right and wrong answers, and the recognition time per command. Then
 that are no commands, against a Storytelling flip grammar and a Dixit vote grammar: how many
 would be taken as a command. With --sweep the decisions are recomputed for other thresholds
 (nlp.commands.SURE, ASK_BELOW) from the same hypotheses. All the phrases are used (no
-sampling): about 6 minutes with cached audio, 12 the first time. Audio is cached in
+sampling, unless --every N): about 6 minutes with cached audio, 12 the first time, for PocketSphinx
+alone with two voices. Audio is cached in
 /tmp/storyhost-bench-commands, so reruns only recognize.
 """
 from __future__ import annotations
@@ -31,7 +37,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,9 +55,10 @@ from host.voice_control import Question, VoiceControl  # noqa: E402
 from host.voice_phrases import HOST_LINES, NO, YES, Names, Phrase, phrases  # noqa: E402
 from nlp import commands  # noqa: E402
 from nlp.commands import spoken, understand  # noqa: E402
-from tests.speech.audio import finals, read_pcm, seconds, stream, synthesize  # noqa: E402
+from tests.speech.audio import RATE, finals, read_pcm, seconds, stream, synthesize, transcribe  # noqa: E402
 
 VOICES = ("espeak:en-us", "slt")
+LOOSE = ("pocketsphinx", "whisper")  # what makes the loose pass
 CACHE = Path(tempfile.gettempdir()) / "storyhost-bench-commands"
 #: names PocketSphinx's dictionary has (Julián, Tomás, Matilde are not all in it)
 PLAYERS = ("Nina", "Leo", "Marc", "Sabine")
@@ -174,6 +181,7 @@ class Result:
     heard: list[Hypothesis]
     busy: float  # seconds of recognition
     audio: float  # seconds of audio
+    loose: str = "pocketsphinx"  # what made the loose pass
     grammar_right: bool = False
     understood_right: bool = False
     confidence: float | None = None
@@ -299,14 +307,32 @@ def judge(result: Result) -> None:
     result.decision, result.line = decide(case.state, result.heard, case.without, case.answering)
 
 
-def recognize(recognizer: PocketSphinxRecognizer, pcm: bytes) -> tuple[list[Hypothesis], float]:
+def recognize(recognizer: PocketSphinxRecognizer, pcm: bytes, looses: Sequence[str]) -> dict[str, tuple[list[Hypothesis], float]]:
+    """The final hypotheses of `pcm` and the seconds they took, with the loose pass of each kind."""
     recognizer.reset()
     start = time.perf_counter()
     heard = finals(stream(recognizer, pcm))
-    return heard, time.perf_counter() - start
+    out = {"pocketsphinx": (heard, time.perf_counter() - start)}
+    if "whisper" in looses:
+        out["whisper"] = (whisper_loose(heard, pcm), time.perf_counter() - start)
+    return {loose: out[loose] for loose in looses}
 
 
-def run_cases(all_cases: list[Case], voice: str, recognizer: PocketSphinxRecognizer) -> list[Result]:
+def whisper_loose(heard: list[Hypothesis], pcm: bytes) -> list[Hypothesis]:
+    """The final hypotheses with the loose pass made by Whisper on the utterance's audio (the
+    whole phrase's when it is one utterance) instead of PocketSphinx's language model."""
+    out = []
+    for hypothesis in heard:
+        part = pcm
+        if len(heard) > 1 and hypothesis.words:
+            start, end = hypothesis.words[0].start, hypothesis.words[-1].end
+            assert start is not None and end is not None
+            part = pcm[int(max(0.0, start - 0.3) * RATE) * 2 : int((end + 0.3) * RATE) * 2]
+        out.append(hypothesis if hypothesis.loose is None else replace(hypothesis, loose=transcribe(part)))
+    return out
+
+
+def run_cases(all_cases: list[Case], voice: str, recognizer: PocketSphinxRecognizer, looses: Sequence[str]) -> list[Result]:
     results: list[Result] = []
     grammar_of: list[str] | None = None
     for i, case in enumerate(all_cases):
@@ -314,16 +340,16 @@ def run_cases(all_cases: list[Case], voice: str, recognizer: PocketSphinxRecogni
         if case.grammar is not grammar_of:
             recognizer.set_phrases(case.grammar)
             grammar_of = case.grammar
-        heard, busy = recognize(recognizer, pcm)
-        result = Result(case, voice, heard, busy, seconds(pcm))
-        judge(result)
-        results.append(result)
-        mark = "ok" if result.decision == "direct" and result.right else result.decision.upper()
-        if result.decision != "dropped" and not result.right:
-            mark = f"WRONG {result.decision}"
-        print(f"[{voice} {i + 1}/{len(all_cases)}] {case.state_label}: {case.phrase.words!r} -> "
-              f"{' | '.join(f'{h.text!r}/{h.loose!r}' for h in heard)} conf {result.confidence} {mark} {result.line}",
-              file=sys.stderr)
+        for loose, (heard, busy) in recognize(recognizer, pcm, looses).items():
+            result = Result(case, voice, heard, busy, seconds(pcm), loose)
+            judge(result)
+            results.append(result)
+            mark = "ok" if result.decision == "direct" and result.right else result.decision.upper()
+            if result.decision != "dropped" and not result.right:
+                mark = f"WRONG {result.decision}"
+            print(f"[{voice} {loose} {i + 1}/{len(all_cases)}] {case.state_label}: {case.phrase.words!r} -> "
+                  f"{' | '.join(f'{h.text!r}/{h.loose!r}' for h in heard)} conf {result.confidence} {mark} {result.line}",
+                  file=sys.stderr)
     return results
 
 
@@ -384,7 +410,7 @@ def report(label: str, results: list[Result]) -> None:
 
 
 def report_groups(results: list[Result]) -> None:
-    print("By state (both voices): n, grammar top-1, then " + " / ".join(KINDS))
+    print("By state (all voices): n, grammar top-1, then " + " / ".join(KINDS))
     groups: dict[str, list[Result]] = {}
     for r in results:
         label = r.case.state_label if r.case.phrase.line not in HOST_LINES else "host commands"
@@ -426,18 +452,21 @@ class StoryResult:
     sentence: str
     heard: list[Hypothesis]
     outcomes: list[tuple[str, str | None]]
+    loose: str = "pocketsphinx"
 
 
-def run_stories(voice: str, recognizer: PocketSphinxRecognizer, grammars: list[tuple[str, GameState]]) -> list[StoryResult]:
+def run_stories(voice: str, recognizer: PocketSphinxRecognizer, grammars: list[tuple[str, GameState]],
+                looses: Sequence[str]) -> list[StoryResult]:
     out = []
     for label, state in grammars:
         recognizer.set_phrases([phrase.words for phrase in offered(state, story_without(state))])
         for sentence in story_sentences():
             pcm = read_pcm(synthesize(sentence, CACHE, voice))
-            heard, _ = recognize(recognizer, pcm)
-            outcomes = [decide(state, [h], story_without(state)) for h in heard]  # each utterance on its own
-            out.append(StoryResult(voice, label, sentence, heard, outcomes))
-            print(f"[{voice} story {label}] {sentence!r} -> {[(h.text, h.loose) for h in heard]} {outcomes}", file=sys.stderr)
+            for loose, (heard, _) in recognize(recognizer, pcm, looses).items():
+                outcomes = [decide(state, [h], story_without(state)) for h in heard]  # each utterance on its own
+                out.append(StoryResult(voice, label, sentence, heard, outcomes, loose))
+                print(f"[{voice} {loose} story {label}] {sentence!r} -> {[(h.text, h.loose) for h in heard]} {outcomes}",
+                      file=sys.stderr)
     return out
 
 
@@ -458,7 +487,7 @@ def story_kind(decision: str, line: str | None) -> str:
 
 def report_stories(results: list[StoryResult]) -> None:
     print("Non-commands: story sentences against a command grammar (each final utterance on its own)")
-    for voice in VOICES:
+    for voice in dict.fromkeys(r.voice for r in results):
         for label, sentences, direct, listed, asked, dropped in story_decisions([r for r in results if r.voice == voice]):
             utterances = direct + listed + asked + dropped
             print(f"  {voice:12} {label:22} {sentences} sentences, {utterances} utterances: taken as a command {direct}, "
@@ -506,17 +535,36 @@ def story_without(state: GameState) -> frozenset[str]:
 
 # --- main -------------------------------------------------------------------------------------
 
+def compare(results: list[Result], stories_results: list[StoryResult], voices: Sequence[str], looses: Sequence[str]) -> None:
+    """One line per voice and loose pass: what decides whether Whisper should make the loose pass."""
+    print("\n| voice | loose pass | effective accuracy | taken directly, WRONG | asked | dropped | "
+          "story utterances taken as a command |\n|---|---|---|---|---|---|---|")
+    for voice in voices:
+        for loose in looses:
+            group = [r for r in results if r.voice == voice and r.loose == loose]
+            count = tally(group)
+            story = [story_kind(*o) for r in stories_results if r.voice == voice and r.loose == loose for o in r.outcomes]
+            print(f"| {voice} | {loose} | {pct(count['direct right'] + count['asked right'], len(group))} | "
+                  f"{pct(count['direct WRONG'], len(group))} | {pct(count['asked right'] + count['asked wrong'], len(group))} | "
+                  f"{pct(count['dropped'], len(group))} | {story.count('direct')}/{len(story)} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweep", action="store_true", help="also rerun the dialog with other thresholds")
-    parser.add_argument("--voices", nargs="+", default=list(VOICES))
+    parser.add_argument("--voices", nargs="+", default=list(VOICES), help=f"default: {' '.join(VOICES)}; also kal, joe")
+    parser.add_argument("--loose", nargs="+", choices=LOOSE, default=list(LOOSE),
+                        help="what makes the loose pass (default: both, side by side)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="only every Nth phrase (default: all); the story sentences all")
     parser.add_argument("--states", nargs="+", metavar="LABEL",
                         help=f"only the phrases of these states (e.g. '{YES_NO}'), and no story sentences")
     options = parser.parse_args()
     CACHE.mkdir(exist_ok=True)
-    all_cases = [case for case in cases() if not options.states or case.state_label in options.states]
+    all_cases = [case for case in cases() if not options.states or case.state_label in options.states][:: options.every]
     per_state = Counter(case.state_label for case in all_cases)
-    print(f"{len(all_cases)} phrases, each spoken by {len(options.voices)} voice(s); no sampling. Per state: "
+    sampling = "no sampling" if options.every == 1 else f"every {options.every}th phrase"
+    print(f"{len(all_cases)} phrases, each spoken by {len(options.voices)} voice(s); {sampling}. Per state: "
           + ", ".join(f"{label} {n}" for label, n in per_state.items()))
     STORY_STATES.update({
         "storytelling flip": next(state for label, state in states() if label == "storytelling 4x4 flip"),
@@ -526,19 +574,23 @@ def main() -> int:
     results: list[Result] = []
     story_results: list[StoryResult] = []
     for voice in options.voices:
-        results += run_cases(all_cases, voice, recognizer)
+        results += run_cases(all_cases, voice, recognizer, options.loose)
         if not options.states:
-            story_results += run_stories(voice, recognizer, list(STORY_STATES.items()))
+            story_results += run_stories(voice, recognizer, list(STORY_STATES.items()), options.loose)
     print(f"Thresholds: SURE {commands.SURE}, ASK_BELOW {commands.ASK_BELOW}")
-    for voice in options.voices:
-        report(voice, [r for r in results if r.voice == voice])
-    if len(options.voices) > 1:
-        report("both voices", results)
-    report_groups(results)
-    report_failures(results)
-    report_stories(story_results)
-    if options.sweep:
-        sweep(results, story_results, options.voices)
+    for loose in options.loose:
+        print(f"\n=== the loose pass made by {loose} ===")
+        made = [r for r in results if r.loose == loose]
+        for voice in options.voices:
+            report(voice, [r for r in made if r.voice == voice])
+        if len(options.voices) > 1:
+            report("all voices", made)
+        report_groups(made)
+        report_failures(made)
+        report_stories([r for r in story_results if r.loose == loose])
+        if options.sweep:
+            sweep(made, [r for r in story_results if r.loose == loose], options.voices)
+    compare(results, story_results, options.voices, options.loose)
     return 0
 
 

@@ -8,7 +8,8 @@ Runs `storyhost play stories --speech` against a private PulseAudio with a virtu
   the microphone as it does);
 - peak memory (maximum resident set size) of the storyhost process over the round.
 
-Run: .venv/bin/python tests/benchmarks/bench_live.py [--runs N]
+Run: .venv/bin/python tests/benchmarks/bench_live.py [--runs N] [--asr KIND ...]
+(default: every English recognizer installed, one after the other, side by side).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import argparse
 import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,17 +26,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from host.recognizer import KINDS  # noqa: E402
 from tests.audio.pulse import PulseAudio  # noqa: E402
 from tests.audio.test_live_round import NARRATION, SETUP, LiveHost, festival  # noqa: E402
+from tests.benchmarks.bench_asr import english_kinds  # noqa: E402
 
-TARGETS = {"launch to listening": 3.0, "peak memory MB": 500}
+TARGETS = {"launch to listening": 3.0, "peak memory MB": 700}  # issue 9
 
 
-def one_round(pulse: PulseAudio, folder: Path, narration: Path) -> dict[str, float]:
+def one_round(pulse: PulseAudio, folder: Path, narration: Path, asr: str) -> dict[str, float]:
     feeder = pulse.feeder()
     launched = time.monotonic()
     host = LiveHost(pulse, folder, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
-                    "--timer", "60", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+                    "--timer", "60", "--speech", "--input", "pulse", "--asr", asr)
     host.wait_for("Nina, choose normal or quirky", 60)
     ready = time.monotonic() - launched
     host.type(*SETUP)
@@ -57,19 +61,28 @@ def one_round(pulse: PulseAudio, folder: Path, narration: Path) -> dict[str, flo
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
+    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
+    args = parser.parse_args()
+    kinds = args.asr or english_kinds()
+    if len(kinds) > 1:  # ru_maxrss of children is the largest child's: one process per recognizer
+        for kind in kinds:
+            subprocess.run([sys.executable, __file__, "--runs", str(args.runs), "--asr", kind], check=False)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         narration = festival(NARRATION, folder / "story.wav")
         with PulseAudio(folder / "pulse") as pulse:
-            results = [one_round(pulse, folder / f"data{run}", narration) for run in range(runs)]
-    print(f"live Stories! round, {runs} runs, {os.cpu_count()} cores")
+            results = [one_round(pulse, folder / f"data{run}", narration, kinds[0]) for run in range(args.runs)]
+    print(f"{kinds[0]}: live Stories! round, {args.runs} runs, {os.cpu_count()} cores")
     for key in results[0]:
         values = [result[key] for result in results]
         print(f"{key:>22}: median {statistics.median(values):.2f}, max {max(values):.2f}")
     launch = max(r["launch to ready s"] + r["start to listening s"] for r in results)
-    print(f"launch to listening (worst run, ready + start): {launch:.2f} s  target <= {TARGETS['launch to listening']} s")
-    print(f"peak memory: {max(r['peak memory MB'] for r in results):.0f} MB  target <= {TARGETS['peak memory MB']} MB")
+    peak = max(r["peak memory MB"] for r in results)
+    print(f"| launch to listening (worst run, ready + start), {kinds[0]} | <= {TARGETS['launch to listening']} s | "
+          f"{launch:.2f} s {'met' if launch <= TARGETS['launch to listening'] else 'MISSED'} |")
+    print(f"| peak memory of a live round, {kinds[0]} | <= {TARGETS['peak memory MB']} MB | "
+          f"{peak:.0f} MB {'met' if peak <= TARGETS['peak memory MB'] else 'MISSED'} |")
 
 
 if __name__ == "__main__":

