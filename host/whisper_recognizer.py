@@ -59,7 +59,7 @@ INTERVAL = 0.4  # seconds of new audio between decodes of an utterance's buffer 
 END_SILENCE = 0.6  # seconds of quiet that end an utterance
 LEAD_IN = 0.3  # seconds of audio before the detected start of speech, kept in the buffer
 FIRST_DECODE = 1.0  # seconds of buffer before it is decoded: shorter, its first words are guesses
-MIN_SPEECH = 0.2  # seconds of speech before an utterance is decoded at all
+MIN_SPEECH = 0.2  # seconds of speech in the buffer before it is decoded at all
 PADDING = 1.0  # seconds of padding after the buffer in the encoder's window
 MIN_WINDOW = 10  # seconds: the encoder's shortest window
 MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
@@ -205,7 +205,7 @@ class WhisperRecognizer:
         self._audio_start = 0  # stream sample of self._audio[0]
         self._vad_at = 0  # stream sample up to which windows were judged
         self._speaking = False  # in an utterance
-        self._speech = 0  # samples judged speech in this utterance
+        self._voiced: list[int] = []  # stream samples ending the windows judged speech in this utterance
         self._quiet_since: int | None = None  # stream sample where the speech last fell quiet
         self._next_decode = 0  # stream sample at which the buffer is decoded next
         self._committed: list[_Word] = []  # committed words of the buffer
@@ -254,13 +254,13 @@ class WhisperRecognizer:
         if not self._speaking:
             if probability < SPEECH_ON:
                 return []
-            self._speaking, self._speech, self._quiet_since = True, 0, None
+            self._speaking, self._voiced, self._quiet_since = True, [], None
             start = max(self._audio_start, end - _WINDOW - int(LEAD_IN * self.sample_rate))
             self._audio = self._audio[start - self._audio_start :]
             self._audio_start = start
             self._next_decode = end + int(INTERVAL * self.sample_rate)
         if probability >= SPEECH_ON:
-            self._speech += _WINDOW
+            self._voiced.append(end)
             self._quiet_since = None
         elif probability < SPEECH_OFF and self._quiet_since is None:
             self._quiet_since = end - _WINDOW
@@ -268,9 +268,15 @@ class WhisperRecognizer:
             return self._end_utterance(end)
         if end >= self._next_decode:
             self._next_decode = end + int(INTERVAL * self.sample_rate)
-            if end - self._audio_start >= FIRST_DECODE * self.sample_rate and self._speech >= MIN_SPEECH * self.sample_rate:
+            if end - self._audio_start >= FIRST_DECODE * self.sample_rate and self._speaks():
                 return self._agree(self._decode(end), end)
         return []
+
+    def _speaks(self) -> bool:
+        """Whether the buffer holds enough speech to decode: a buffer cut at a sentence end may
+        hold only the breath after it, where Whisper would hear "Thank you."."""
+        voiced = sum(end > self._audio_start for end in self._voiced)
+        return voiced * _WINDOW >= MIN_SPEECH * self.sample_rate
 
     def _agree(self, words: list[_Word], end: int) -> list[Hypothesis]:
         """LocalAgreement-2: commit what this decode and the last one agree on."""
@@ -286,7 +292,7 @@ class WhisperRecognizer:
 
     def _end_utterance(self, end: int) -> list[Hypothesis]:
         """The last decode's words are all taken; the final hypotheses close the utterance."""
-        words = self._decode(end) if self._speech >= MIN_SPEECH * self.sample_rate else []
+        words = self._decode(end) if self._speaks() else []
         self._tentative = []
         out = self._commit(self._after_committed(words), cut=False)
         if self._utterance or self._shown:

@@ -76,6 +76,12 @@ def test_streaming_says_nearly_what_one_pass_over_the_whole_audio_says(heard_lib
     assert word_errors(batch, streamed) / len(batch) <= 0.12, (batch, streamed)
 
 
+def test_nothing_is_invented_after_the_last_sentence(heard_librivox):
+    """The buffer cut after "...amiable himself." holds only the breath after it: not decoded
+    (Whisper heard "Thank you." there)."""
+    assert plain(finals(heard_librivox))[-2:] == ["amiable", "himself"]
+
+
 def test_word_times_increase_and_lie_where_the_speech_is(heard_librivox, librivox):
     pcm = librivox[0]
     words = [w for h in finals(heard_librivox) for w in h.words]
