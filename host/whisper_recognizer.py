@@ -6,22 +6,23 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   opens an utterance where speech starts (with a short lead-in) and ends it after
   `END_SILENCE` of quiet. Nothing else is ever decoded: silence, noise and music cost nothing
   and say nothing.
-- During an utterance the buffer (its audio so far) is decoded every `INTERVAL` of audio. A word is committed once two successive decodes agree on it,
-  the LocalAgreement-2 policy of ufal/whisper_streaming: Whisper's last words in a buffer that
-  cuts speech short are guesses it often revises, the words both decodes share rarely change.
-  Partial hypotheses show committed words only, so a word shown is never taken back: showing the
-  last decode's other words as well made ticks sooner but took back 1.4 to 4.5 % of them.
-  The interval sets the delay and the cost: on the spoken-story benchmark (festival slt), a tick
-  came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s (live, add a decode), for
-  a fifth more CPU time and 0.930 judgement accuracy instead of 0.939.
+- During an utterance the buffer (its audio so far) is decoded every `INTERVAL` of audio, when
+  it holds `MIN_SPEECH` of speech. A word is committed once two successive decodes agree on it
+  (a sentence end too), the LocalAgreement-2 policy of ufal/whisper_streaming: Whisper's last
+  words in a buffer that cuts speech short are guesses it often revises, the words both decodes
+  share rarely change. Partial hypotheses show committed words only, so a word shown is never
+  taken back: showing the last decode's other words as well made ticks sooner but took back
+  1.4 to 4.5 % of them. The interval sets the delay and the cost: on the spoken-story benchmark
+  (festival slt), a tick came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s
+  (live, add a decode), for a fifth more CPU time and 0.930 judgement accuracy, not 0.939.
 - A committed sentence end ("river.") closes the utterance with a final hypothesis, so no
   compound is read across it, and the buffer is cut there: the next sentence is decoded alone.
   The end of speech closes it too, after one last decode whose words are all taken.
 - The encoder sees the buffer plus `PADDING`, at least `MIN_WINDOW` (shorter windows make it
   loop), not the 30 s window faster-whisper pads every buffer to: a decode then costs less than
-  half (0.44 on LibriVox), which is what makes decoding twice a second affordable on two cores. The price on LibriVox,
-  file by file: 7 word errors in 71 against 3 with the full window (beam 2). The buffer never
-  exceeds `MAX_BUFFER`, well inside the 30 s the model can see.
+  half (0.44 on LibriVox), which makes decoding twice a second affordable on two cores. The
+  price on LibriVox, file by file: 7 word errors in 71 against 3 with the full window (beam 2).
+  The buffer never exceeds `MAX_BUFFER`, well inside the 30 s the model can see.
 - Whisper's inventions on what VAD let through (coughs, music) are dropped: segments Whisper
   itself rates as repetitive (compression ratio) or as no speech, known caption phrases that
   make up a whole segment ("Thank you for watching."), and repetition loops.
