@@ -3,7 +3,7 @@
     .venv/bin/python tests/benchmarks/bench_whisper_stream.py [NAME=VALUE ...]
 
 NAME=VALUE sets a parameter of host/whisper_recognizer.py for the run (INTERVAL=0.4,
-BEAM=1, TENTATIVE_MARGIN=0.3, ...). On the LibriVox recordings of pocketsphinx-testdata (real
+BEAM=1, END_SILENCE=0.5, ...). On the LibriVox recordings of pocketsphinx-testdata (real
 speech, one second apart) and a short story in festival's slt and espeak-ng's default voice, it
 prints `stream_figures`: the word error rate of the final hypotheses, the real-time factor
 (wall and CPU time: on a loaded machine the CPU figure says more), and how long after a word's
@@ -115,8 +115,7 @@ def spread(values: list[float]) -> str:
 def main(argv: list[str]) -> int:
     for setting in argv:
         name, value = setting.split("=", 1)
-        current = getattr(whisper_recognizer, name)
-        setattr(whisper_recognizer, name, None if value == "None" else type(current or 0.0)(value))
+        setattr(whisper_recognizer, name, type(getattr(whisper_recognizer, name))(value))
     story = [w for words in phrase_words(STORY) for w in words]
     with tempfile.TemporaryDirectory() as folder:
         audio = {
