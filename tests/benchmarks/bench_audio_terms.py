@@ -177,7 +177,7 @@ def delays(heard: list[Heard], events: list[TimedEvent]) -> list[Delay]:
         start = last  # of the utterance
         while start > 0 and not heard[start - 1].hypothesis.final:
             start -= 1
-        shown = next(heard[i].at for i in range(start, last + 1) if _end(heard[i], run) is not None)
+        shown = next((heard[i].at for i in range(start, last + 1) if _end(heard[i], run) is not None), heard[last].at)
         after = len(heard[last].hypothesis.words) - (_end(heard[last], run) or 0)
         first = (event.player, event.index) not in ticked
         ticked.add((event.player, event.index))
@@ -186,9 +186,17 @@ def delays(heard: list[Heard], events: list[TimedEvent]) -> list[Delay]:
 
 
 def _end(heard: Heard, run: list[str]) -> int | None:
-    """Where the last occurrence of the words `run` in the hypothesis ends, if they are in it."""
-    words = [w.text for w in heard.hypothesis.words]
-    ends = [i + len(run) for i in range(len(words) - len(run) + 1) if words[i : i + len(run)] == run]
+    """Where the last occurrence of the words `run` in the hypothesis ends (a count of its words),
+    if they are in it; both spelled as phrases are, so Whisper's "Bears." and "ice-cold" match the
+    evidence "bears" and "ice cold"."""
+    spelled = [(token, i) for i, w in enumerate(heard.hypothesis.words) for words in phrase_words([w.text]) for token in words]
+    wanted = [token for words in phrase_words([" ".join(run)]) for token in words]
+    tokens = [token for token, _ in spelled]
+    ends = [
+        spelled[i + len(wanted) - 1][1] + 1
+        for i in range(len(tokens) - len(wanted) + 1)
+        if wanted and tokens[i : i + len(wanted)] == wanted
+    ]
     return max(ends) if ends else None
 
 
