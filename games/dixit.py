@@ -4,8 +4,8 @@ The players tell the host the storyteller, the clue, each secret vote, which sho
 storyteller's and who gave each other card; the host checks that this is consistent (one vote
 each, nobody votes for their own card), scores the turn and counts the draw pile.
 
-Rules: /work/shared/rules/dixit-en.txt and dixit-es.txt (worked example, variants), decided
-where open by RULINGS.md ("Dixit").
+Rules: as `storyhost rules dixit` gives them (the rulebook's worked example and variants), with
+its RULINGS where the rulebook is open.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Stories!: the storyteller continues a card's opening sentence for a minute; the other players
 score for the terms they secretly wrote down and heard in the story.
 
-Rules: /work/shared/rules/stories.txt, decided where open by RULINGS.md ("Stories!"). Whether a
+Rules: as `storyhost rules stories` gives them, with its RULINGS where the rulebook is open. Whether a
 term may be written and whether two terms are the same is language work, left to a `TermRules`.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Storytelling: the storyteller reads a card, the active player finds its pictures in order
 among face-down tiles; cards won are worth victory points.
 
-Rules: /work/shared/rules/storytelling.txt, decided where open by RULINGS.md ("Storytelling"),
+Rules: as `storyhost rules storytelling` gives them, with its RULINGS where the rulebook is open,
 with the advanced rules of each tale. The storyteller is a role outside the engine: the card
 text and its pictures are public (events and view), the host or a person reads them aloud.
 Cards are drawn in order; a person reading from their own pile may pick up another card,
