@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from games.base import GameState
 from host.recognizer import Hypothesis
 from host.voice_phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
-from nlp.commands import alike, understand
+from nlp.commands import alike, spoken, understand
 from nlp.ticks import HeardWord
 
 HELP_WORDS = ("what can i say", "help")
@@ -104,7 +104,7 @@ class VoiceControl:
         seldom hears "host" as such ("hester end card one", "has to read part one"): first
         words that sound like it count when the rest is surely a phrase of the moment."""
         words, prefix = heard.words, self.prefix or "host"
-        if len(words) > 1 and words[0].text == prefix:
+        if len(words) > 1 and spoken(words[0].text) == prefix:  # Whisper writes "Host,"
             return words[1:]
         for size in (1, 2):
             head, rest = " ".join(w.text for w in words[:size]), " ".join(w.text for w in words[size:])
@@ -194,7 +194,9 @@ class VoiceControl:
         return []
 
     def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[str]:
-        """The free words of a dictation, asked about before they count."""
+        """The free words of a dictation, asked about before they count; the full stop or comma a
+        punctuating recognizer (Whisper) ends them with is no part of a term or clue."""
+        text = text.strip().rstrip(".,;:!?…").strip()
         if not text:
             return []
         assert phrase.dictation is not None

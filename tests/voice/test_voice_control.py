@@ -202,3 +202,13 @@ def test_a_dictated_tick_names_the_players_own_term() -> None:
     assert voice.hear(state, "leo ticks a term") == []
     assert voice.hear(state, "walrus") == []
     assert voice.hear(state, "yes") == ["tick Leo walrus"]
+
+
+def test_punctuated_free_speech_from_whisper_is_a_prefixed_command_or_a_plain_dictation() -> None:
+    """Whisper, the free-speech recognizer, writes "Host, score." and ends a clue with a full stop."""
+    state, voice = match("dixit").state, Voice()
+    state.apply(Action("storyteller", "Leo"))
+    assert voice.control.is_aside(state, heard("Host, score."))
+    assert voice.hear(state, "A long journey home.") == []
+    assert voice.said[-1] == "I heard: A long journey home. Is that right? Say yes or no."
+    assert voice.hear(state, "yes") == ["clue A long journey home"]
