@@ -104,7 +104,7 @@ def one_line_or_taken(table: Table, line: str) -> None:
 
 #: pieces of a typed line: commands, names, numbers, plausible words and hostile text
 def line_strategy(game: str) -> st.SearchStrategy[str]:
-    verbs = sorted(GAMES[game].factory(settings_for(game, 1))().verbs) + [c.split()[0] for c in HOST_COMMANDS]
+    verbs = sorted(GAMES[game].factory(settings_for(game, 1))().verbs) + [c.usage.split()[0] for c in HOST_COMMANDS]
     token = st.one_of(
         st.sampled_from(verbs), st.sampled_from(PLAYERS[game]), st.sampled_from(TERMS),
         st.integers(-3, 90).map(str), st.sampled_from(["A1", "B3", "D4", "row", "left", "up", "normal", "quirky"]),

@@ -223,7 +223,7 @@ def test_players_completing_five_terms_with_one_word_call_stop_together() -> Non
 
 def test_a_tick_of_several_players_is_one_move_refused_whole() -> None:
     state = at_narration()
-    with pytest.raises(IllegalAction, match="Stephan has not written 'seal'"):
+    with pytest.raises(IllegalAction, match="Stephan has no unticked term like that"):  # names no term
         play(state, "tick Melanie seal, Stephan seal")
     assert not state.sheets["Melanie"][1].ticked
 
