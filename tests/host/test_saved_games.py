@@ -156,7 +156,7 @@ def test_output_that_goes_away_ends_quietly_or_in_one_line(tmp_path):
     assert _closed_reader(tmp_path, "--help").stderr == ""
     played = _closed_reader(tmp_path, "play", "dixit", *PLAYERS, stdin="storyteller Ana\n" + "score\n" * 2000)
     assert (played.returncode, played.stderr) == (128 + signal.SIGPIPE, "")
-    assert "1: Dixit, Ana, Bo, Cy; 0 moves, in progress" in run_storyhost(tmp_path, "games").stdout
+    assert "1: Dixit with Ana, Bo and Cy; no moves yet, in progress" in run_storyhost(tmp_path, "games").stdout
 
     for args in (["rules", "stories"], ["games"]):
         with open("/dev/full", "w") as full:
