@@ -83,9 +83,10 @@ def narration(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return festival(NARRATION, tmp_path_factory.mktemp("narration") / "story.wav")
 
 
-def test_a_story_told_into_the_microphone_is_ticked_stopped_and_scored(pulse, feeder: MicFeeder, narration, tmp_path):
+@pytest.mark.parametrize("asr", [(), ("--asr", "pocketsphinx")], ids=["default (Whisper)", "pocketsphinx"])
+def test_a_story_told_into_the_microphone_is_ticked_stopped_and_scored(pulse, feeder: MicFeeder, narration, tmp_path, asr):
     host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
-                    "--timer", "60", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+                    "--timer", "60", "--speech", "--input", "pulse", *asr)
     host.wait_for("Nina, choose normal or quirky", 60)
     host.type(*SETUP)
     host.wait_for("Everyone has written 5 terms", 30)
