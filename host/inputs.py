@@ -167,6 +167,8 @@ class TerminalSource:
     _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
     _escape: bool = False  # inside a key's escape sequence (arrows): ignored
     _keys_left: str = ""  # keys read after an Enter: the next lines, typed ahead
+    #: a pipe whose read end wakes `read` early (news from elsewhere: a phone), as a timeout does
+    wake: int | None = None
 
     def __post_init__(self) -> None:
         """The terminal's own echo goes off before the game prints anything, so that lines typed
@@ -185,8 +187,11 @@ class TerminalSource:
                 if line is not None:
                     return line
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready, _, _ = select.select([self.stream], [], [], wait)
-                if not ready:
+                watched = [self.stream.fileno(), *([self.wake] if self.wake is not None else [])]
+                ready, _, _ = select.select(watched, [], [], wait)
+                if self.wake is not None and self.wake in ready:
+                    os.read(self.wake, 4096)
+                if not ready or ready == [self.wake]:
                     self.out.write("\r\033[K")  # the prompt's line is cleared for the news
                     self.out.flush()
                     return None
@@ -229,3 +234,15 @@ class TerminalSource:
 
     def secret(self, hidden: bool) -> None:
         self.hidden = hidden  # the terminal echoes nothing itself: only `_echo` shows keys
+
+    def reveal(self, title: str, lines: list[str]) -> None:
+        """Show one player's secret `lines` only after a key press, and clear them at the next."""
+        with keys(self.stream):
+            self.out.write(f"{title} Press a key to show, and a key again to hide.")
+            self.out.flush()
+            os.read(self.stream.fileno(), 16)
+            self.out.write("\r\033[K" + "\n".join(lines) + "\nPress a key to hide.")
+            self.out.flush()
+            os.read(self.stream.fileno(), 16)
+            self.out.write("\r\033[K" + "\033[F\033[K" * len(lines))
+            self.out.flush()

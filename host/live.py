@@ -56,6 +56,10 @@ class LiveInput:
             self._queue.put(line.strip())
         self._queue.put(EOFError)
 
+    def put(self, item: object) -> None:
+        """Something for the session from another thread (a phone's command), in its turn."""
+        self._queue.put(item)
+
     def read(self, timeout: float | None) -> object | None:
         try:
             item = self._queue.get(timeout=timeout)

@@ -1,0 +1,94 @@
+"""The session's input with the players' phones merged in, one item at a time, in order.
+
+A live round's input is already a queue (keyboard and microphone): phone commands join it. A
+terminal is woken through a pipe, as its timeout would, so the prompt and hidden typing stay as
+they are. A script or a pipe is read by a thread into one queue with the phones' commands.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from host.inputs import LineSource, TerminalSource
+from host.live import LiveInput
+from host.session import PlayerLine
+
+
+def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
+    """What the session reads, and where a phone's command goes (any thread may call it)."""
+    if isinstance(inner, LiveInput):
+        return inner, inner.put
+    if isinstance(inner, TerminalSource):
+        woken = WokenTerminal(inner)
+        return woken, woken.put
+    merged = MergedSource(inner)
+    return merged, merged.items.put
+
+
+@dataclass
+class MergedSource:
+    """A line source read by a thread into the queue that phone commands join."""
+
+    inner: LineSource
+    items: queue.Queue[object] = field(default_factory=queue.Queue)
+
+    def __post_init__(self) -> None:
+        threading.Thread(target=self._forward, name="lines", daemon=True).start()
+
+    def _forward(self) -> None:
+        while True:
+            try:
+                self.items.put(self.inner.read(None))
+            except EOFError:
+                self.items.put(EOFError)
+                return
+
+    def read(self, timeout: float | None) -> object | None:
+        try:
+            item = self.items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is EOFError:
+            self.items.put(EOFError)  # every later read ends too
+            raise EOFError
+        return item
+
+    def secret(self, hidden: bool) -> None:
+        self.inner.secret(hidden)
+
+
+@dataclass
+class WokenTerminal:
+    """A terminal whose wait for keys ends early when a phone command arrives."""
+
+    terminal: TerminalSource
+    phones: queue.Queue[PlayerLine] = field(default_factory=queue.Queue)
+
+    def __post_init__(self) -> None:
+        self.wake_read, self.wake_write = os.pipe()
+        self.terminal.wake = self.wake_read
+        self.reveal = self.terminal.reveal
+
+    def put(self, line: PlayerLine) -> None:
+        self.phones.put(line)
+        os.write(self.wake_write, b"!")
+
+    def read(self, timeout: float | None) -> object | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return self.phones.get_nowait()
+            except queue.Empty:
+                pass
+            item = self.terminal.read(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if item is not None:
+                return item
+            if self.phones.empty() and deadline is not None and time.monotonic() >= deadline:
+                return None  # the clock's time, as without phones
+
+    def secret(self, hidden: bool) -> None:
+        self.terminal.secret(hidden)
