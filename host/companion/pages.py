@@ -22,7 +22,7 @@ HEAD = """<!doctype html>
 
 ANNOUNCEMENTS = """<section aria-labelledby="announcements-heading">
 <h2 id="announcements-heading">Announcements</h2>
-<ol id="announcements" role="log" aria-live="polite"></ol>
+<div id="announcements" role="log" aria-live="polite"></div>
 </section>
 """
 
@@ -119,7 +119,7 @@ def player_page(title: str, player: str, game: str, socket: str, screen: dict[st
 <ul id="secrets"></ul>
 {_moves(game)}
 <h3 id="replies-heading">Messages for you</h3>
-<ul id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading"></ul>
+<div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading"></div>
 </section>
 {SCORES}{ANNOUNCEMENTS}<p id="connection" role="status">Connecting.</p>
 </main>

@@ -75,6 +75,8 @@ def todo(state: GameState, player: str, verbs: list[str]) -> str:
         return "The game is over."
     if verbs:
         return "Your move: " + " ".join(state.verbs[verb].help for verb in verbs)
+    if player in state.waiting_for():
+        return "Your move, said or typed at the table."
     waiting = [name for name in state.waiting_for() if name != player]
     return f"Nothing for you to do now; waiting for {', '.join(waiting)}." if waiting else "Nothing for you to do now."
 

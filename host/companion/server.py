@@ -126,8 +126,10 @@ class Companion:
             web.post("/join", self._join),
             web.get("/table", self._table_page),
             web.get("/p/{token}", self._player_page),
+            web.get("/p/", self._player_page),
             web.get("/ws/table", self._table_socket),
             web.get("/ws/p/{token}", self._player_socket),
+            web.get("/ws/p/", self._player_socket),
             web.get("/static/{name}", self._static),
         ])
         return app

@@ -23,15 +23,15 @@
   }
 
   function append(id, items, key) {
-    // items: [number, text] pairs; only those not shown yet are added (a live region reads them)
+    // items: [number, text] pairs; only those not shown yet are added (the live region reads them)
     var element = document.getElementById(id);
     if (!element) return;
     (items || []).forEach(function (item) {
       if (item[0] <= seen[key]) return;
       seen[key] = item[0];
-      var li = document.createElement("li");
-      li.textContent = item[1];
-      element.appendChild(li);
+      var line = document.createElement("p");
+      line.textContent = item[1];
+      element.appendChild(line);
     });
     while (element.children.length > 30) element.removeChild(element.firstChild);
   }
@@ -39,9 +39,9 @@
   function reply(message) {
     var element = document.getElementById("replies");
     if (!element) return;
-    var li = document.createElement("li");
-    li.textContent = message;
-    element.appendChild(li);
+    var line = document.createElement("p");
+    line.textContent = message;
+    element.appendChild(line);
   }
 
   function terms(items, canErase) {
