@@ -1,0 +1,59 @@
+"""'private NAME' at a terminal: the secret is shown only after a key press and cleared at the
+next, never before; the real storyhost in a pseudo-terminal."""
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import time
+from pathlib import Path
+
+from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
+
+
+class Terminal:
+    def __init__(self, data: Path, *args: str) -> None:
+        self.fd, child = pty.openpty()
+        self.process = subprocess.Popen(
+            storyhost_command(*args), stdin=child, stdout=child, stderr=child, env=storyhost_env(data), cwd=ROOT,
+        )
+        os.close(child)
+        self.seen = ""
+
+    def until(self, text: str) -> str:
+        """Everything shown from now until `text` has been shown."""
+        start = len(self.seen)
+        deadline = time.monotonic() + 30
+        while text not in self.seen[start:]:
+            assert time.monotonic() < deadline, f"never showed {text!r}:\n{self.seen}"
+            if select.select([self.fd], [], [], 0.1)[0]:
+                self.seen += os.read(self.fd, 4096).decode("utf-8", "replace")
+        return self.seen[start:]
+
+    def keys(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        os.close(self.fd)
+
+
+def test_private_waits_for_a_key_and_is_cleared(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1")
+    try:
+        terminal.until("> ")
+        for line in ("storyteller Ana", "clue Two of a kind", "shown", "vote Bo 4", "private Bo"):
+            terminal.keys(line + "\r")
+        shown = terminal.until("Press a key to show, and a key again to hide.")
+        assert "Only Bo should look." in shown and "card 4" not in shown
+        time.sleep(0.5)
+        terminal.keys(" ")
+        shown = terminal.until("Press a key to hide.")
+        assert "Your vote: card 4." in shown
+        terminal.keys(" ")
+        cleared = terminal.until("> ")
+        assert "\x1b[F\x1b[K" * 2 in cleared  # both lines of the secret are wiped from the screen
+    finally:
+        terminal.close()
