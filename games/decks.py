@@ -1,5 +1,5 @@
 """Value types of the printed content the engines play with: Stories! opening cards and
-Storytelling tales (tiles and numbered cards). Files are read and checked in host.decks."""
+Storytelling tales (tiles and numbered cards). Files are read and checked in host.storage.decks."""
 from __future__ import annotations
 
 from dataclasses import dataclass

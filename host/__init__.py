@@ -1,1 +1,2 @@
-"""The storyhost application: CLI, session loop, persistence, what the players see and hear."""
+"""The storyhost application, in layers (each sub-package imports only those below it, as
+`tests/test_layers.py` checks): cli, session, voice and adapters, speech, storage, audio."""

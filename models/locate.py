@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host.store import data_dir
+import platformdirs
+
 from models.errors import ModelNotFound
 from models.integrity import HASH_BEFORE_LOADING, DamagedModel, first_problem, recorded_files
 from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, same_language
@@ -53,6 +54,13 @@ class FoundModel:
     marker: dict[str, Any] | None
     direct: bool  # $VOSK_MODEL_PATH (or --model) names this model folder itself
     kind: str = "vosk"
+
+
+def data_dir() -> Path:
+    """storyhost's data folder: $STORYHOST_DATA_DIR, else the user data folder. Models live in it,
+    and saved games (host.storage.store takes it from here: models sits below host)."""
+    configured = os.environ.get("STORYHOST_DATA_DIR")
+    return Path(configured) if configured else Path(platformdirs.user_data_dir("storyhost"))
 
 
 def install_root() -> Path:

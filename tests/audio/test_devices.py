@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from host.devices import DeviceNotFound, find_device, list_devices, main
+from host.audio.devices import DeviceNotFound, find_device, list_devices, main
 from tests.audio.pulse import PORTAUDIO_DEVICE
 
 
@@ -28,12 +28,12 @@ def test_a_device_is_found_by_number_or_by_a_part_of_its_name_in_any_case(pulse)
 
 
 def test_without_any_sound_device_the_listing_says_what_to_install(without_devices):
-    done = without_devices("import sys; from host.devices import main; sys.exit(main([]))")
+    done = without_devices("import sys; from host.audio.devices import main; sys.exit(main([]))")
     assert done.returncode == 1
     assert "found no sound devices" in done.stderr and "libasound2-plugins" in done.stderr
 
 
 def test_without_any_microphone_opening_one_says_what_to_do(without_devices):
-    done = without_devices("from host.audio_in import MicrophoneSource; MicrophoneSource()")
+    done = without_devices("from host.audio.sources import MicrophoneSource; MicrophoneSource()")
     assert "AudioDeviceError: There is no microphone to open" in done.stderr
     assert "storyhost devices" in done.stderr

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import soundfile
 
-from host.audio_in import AudioFileError, FileSource
+from host.audio.sources import AudioFileError, FileSource
 from tests.audio.pulse import read_pcm
 from tests.audio.signals import best_alignment
 

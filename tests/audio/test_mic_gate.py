@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from host.audio_in import AudioChunk, MicGate, MicrophoneSource
-from host.speaker import Pyttsx3Speaker
+from host.audio.sources import AudioChunk, MicGate, MicrophoneSource
+from host.audio.speaker import Pyttsx3Speaker
 from tests.audio.pulse import MONITOR, PORTAUDIO_DEVICE
 
 

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from host.audio_in import MicrophoneLost, MicrophoneSource
-from host.devices import DeviceNotFound
+from host.audio.sources import MicrophoneLost, MicrophoneSource
+from host.audio.devices import DeviceNotFound
 from tests.audio.pulse import PORTAUDIO_DEVICE, read_pcm
 from tests.audio.signals import best_alignment, samples
 

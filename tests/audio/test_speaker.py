@@ -6,7 +6,7 @@ import time
 import pytest
 import soundfile
 
-from host.speaker import (
+from host.audio.speaker import (
     EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, open_speaker, tone,
 )
 from tests.audio.pulse import PORTAUDIO_DEVICE, SINK
@@ -121,7 +121,7 @@ def test_without_tts_storyhost_prints_and_says_why_once(no_tts, capsys):
 
 def test_without_an_output_device_speech_is_silent_and_said_so_once(without_devices):
     done = without_devices(
-        "from host.speaker import Pyttsx3Speaker\n"
+        "from host.audio.speaker import Pyttsx3Speaker\n"
         "speaker = Pyttsx3Speaker()\n"
         "speaker.say('One.'); speaker.say('Two.'); speaker.earcon('tick')\n"
         "assert speaker.wait(30) and not speaker.sound_intervals\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from host.decks import load_tale
+from host.storage.decks import load_tale
 from tests.audio.pulse import MicFeeder, PulseAudio
 from tests.audio.test_live_round import LiveHost
 from tests.audio.voice_player import NotHeard, VoicePlayer

@@ -47,7 +47,7 @@ import numpy as np
 from pocketsphinx import Endpointer
 from rapidfuzz import fuzz
 
-from host.recognizer import phrase_words
+from host.speech.recognizer import phrase_words
 from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio, read_pcm
 from tests.speech.audio import synthesize, transcribe, whisper
 

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.recognizer import KINDS, Hypothesis, Recognizer, find_vosk_model, open_recognizer, phrase_words  # noqa: E402
+from host.speech.recognizer import KINDS, Hypothesis, Recognizer, find_vosk_model, open_recognizer, phrase_words  # noqa: E402
 from tests.speech.audio import chunks, korean_vosk_model, read_pcm, seconds, synthesize  # noqa: E402
 
 LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")  # Debian pocketsphinx-testdata

@@ -50,10 +50,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import nlp.ticks
-from host.audio_in import FileSource
-from host.audio_referee import TimedEvent, referee_heard
-from host.hearing import Heard, hear
-from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer, phrase_words
+from host.audio.sources import FileSource
+from host.adapters.audio_referee import TimedEvent, referee_heard
+from host.speech.hearing import Heard, hear
+from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer, phrase_words
 from nlp import TermReferee, TickTracker, load_referee
 from tests.benchmarks.bench_asr import english_kinds, word_errors
 from tests.nlp.corpus_judge import load, story_terms

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.decks import TALE_KEYS  # noqa: E402
-from host.decks import load_tale  # noqa: E402
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
-from host.recognizer import Hypothesis  # noqa: E402
+from host.storage.decks import load_tale  # noqa: E402
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
+from host.speech.recognizer import Hypothesis  # noqa: E402
 from nlp.cards import CardIdentifier  # noqa: E402
 from tests.speech.audio import read_pcm, seconds, stream, synthesize  # noqa: E402
 

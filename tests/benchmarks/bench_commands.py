@@ -11,7 +11,7 @@ in each phase (storyteller, shown, vote, card, owner), Stories! (side choice, wr
 the ticks), the host's own phrases and yes or no to a question. Each phrase is streamed in 30 ms
 chunks through a PocketSphinxRecognizer listening for all the phrases of its state (its final
 hypothesis carries the grammar's answer and the loose pass), then goes through the real dialog
-(`host.voice_control.VoiceControl.hear`), which takes it, asks about it or drops it. With
+(`host.voice.control.VoiceControl.hear`), which takes it, asks about it or drops it. With
 `--loose whisper` the same final hypotheses go through the dialog a second time with the loose
 pass made by Whisper (faster-whisper tiny.en, a batch transcription of the utterance's audio)
 instead; its recognition time is PocketSphinx's (grammar and loose pass) plus Whisper's.
@@ -47,12 +47,12 @@ from games.base import GameState  # noqa: E402
 from games.decks import OpeningCard  # noqa: E402
 from games.dixit import DixitState  # noqa: E402
 from games.stories import StoriesState  # noqa: E402
-from host.catalog import GAMES  # noqa: E402
-from host.decks import load_tale  # noqa: E402
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
-from host.recognizer import Hypothesis  # noqa: E402
-from host.voice_control import Question, VoiceControl  # noqa: E402
-from host.voice_phrases import HOST_LINES, NO, YES, Names, Phrase, phrases  # noqa: E402
+from host.cli.catalog import GAMES  # noqa: E402
+from host.storage.decks import load_tale  # noqa: E402
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
+from host.speech.recognizer import Hypothesis  # noqa: E402
+from host.voice.control import Question, VoiceControl  # noqa: E402
+from host.voice.phrases import HOST_LINES, NO, YES, Names, Phrase, phrases  # noqa: E402
 from nlp import commands  # noqa: E402
 from nlp.commands import spoken, understand  # noqa: E402
 from tests.speech.audio import RATE, finals, read_pcm, seconds, stream, synthesize, transcribe  # noqa: E402
@@ -215,7 +215,7 @@ def outcome(decision: str, line: str | None, intended: str) -> str:
     return "direct WRONG" if decision == "direct" else "asked wrong"
 
 
-#: with the host as storyteller (the default) 'read NUMBER' is not offered by voice (host/cli.py)
+#: with the host as storyteller (the default) 'read NUMBER' is not offered by voice (host/cli/main.py)
 HOST_STORYTELLER = frozenset({"read"})
 
 

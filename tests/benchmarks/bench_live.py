@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.recognizer import KINDS  # noqa: E402
+from host.speech.recognizer import KINDS  # noqa: E402
 from tests.audio.pulse import PulseAudio  # noqa: E402
 from tests.audio.test_live_round import NARRATION, SETUP, LiveHost, festival  # noqa: E402
 from tests.benchmarks.bench_asr import english_kinds  # noqa: E402

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.base import Action  # noqa: E402
-from host.store import GameStore  # noqa: E402
+from host.storage.store import GameStore  # noqa: E402
 
 
 def timed(work, repeat: int = 5) -> float:

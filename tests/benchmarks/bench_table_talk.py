@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.speaker import DEFAULT_RATE  # noqa: E402
+from host.audio.speaker import DEFAULT_RATE  # noqa: E402
 from tests.host.cli_helpers import run_storyhost  # noqa: E402
 from tests.host.test_golden import GAMES, GOLDEN  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_whisper_stream.py [NAME=VALUE ...]
 
-NAME=VALUE sets a parameter of host/whisper_recognizer.py for the run (INTERVAL=0.4,
+NAME=VALUE sets a parameter of host/speech/whisper_recognizer.py for the run (INTERVAL=0.4,
 BEAM=1, END_SILENCE=0.5, ...). On the LibriVox recordings of pocketsphinx-testdata (real
 speech, one second apart) and a short story in festival's slt and espeak-ng's default voice, it
 prints `stream_figures`: the word error rate of the final hypotheses, the real-time factor
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from host import whisper_recognizer  # noqa: E402
-from host.recognizer import Hypothesis, Recognizer, phrase_words  # noqa: E402
+from host.speech.recognizer import Hypothesis, Recognizer, phrase_words  # noqa: E402
 from tests.benchmarks.bench_asr import latencies, word_errors  # noqa: E402
 from tests.speech.audio import RATE, chunks, read_pcm, seconds, synthesize  # noqa: E402
 

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from games.base import Match
-from host.catalog import GAMES
-from host.decks import load_opening_cards, load_tale
-from host.inputs import ScriptSource
-from host.session import HOST_COMMANDS, Session, TextOutput, normalise
-from host.store import GameStore
+from host.cli.catalog import GAMES
+from host.storage.decks import load_opening_cards, load_tale
+from host.session.inputs import ScriptSource
+from host.session.session import HOST_COMMANDS, Session, TextOutput, normalise
+from host.storage.store import GameStore
 
 #: reproducible in CI: a fixed derandomized search, no example database, no time limit per case
 FUZZ = settings(

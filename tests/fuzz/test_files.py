@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.cli import main
-from host.decks import DeckError, load_opening_cards, load_tale
-from host.preferences import VERBOSITIES, load
-from host.speaker import MAX_RATE, MIN_RATE
+from host.cli.main import main
+from host.storage.decks import DeckError, load_opening_cards, load_tale
+from host.storage.preferences import VERBOSITIES, load
+from host.audio.speaker import MAX_RATE, MIN_RATE
 from tests.fuzz.common import FUZZ
 from tests.host.cli_helpers import ROOT, run_storyhost
 

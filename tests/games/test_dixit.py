@@ -396,7 +396,7 @@ def test_the_default_deck_is_the_84_cards():
 
 
 def test_host_settings_keep_the_deck_size_and_old_games_load_with_84():
-    from host.catalog import GAMES  # the saved settings of `storyhost play dixit --cards N`
+    from host.cli.catalog import GAMES  # the saved settings of `storyhost play dixit --cards N`
 
     dixit = GAMES["dixit"]
     options = argparse.Namespace(players=NAMES[:4], contando=False, cards=32)

@@ -17,7 +17,7 @@ def storyhost_env(data_dir: Path) -> dict[str, str]:
 
 
 def storyhost_command(*args: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from host.cli import main; sys.exit(main())", *args]
+    return [sys.executable, "-c", "import sys; from host.cli.main import main; sys.exit(main())", *args]
 
 
 def run_storyhost(data_dir: Path, *args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -5,7 +5,7 @@ import re
 import signal
 import subprocess
 
-from host.store import GameStore
+from host.storage.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
 
 DIXIT_PLAYERS = ["--players", "Julián", "Tomás", "Leo", "Nicolás", "Matilde"]

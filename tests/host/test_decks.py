@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
-from host.decks import DeckError, builtin_tales, load_opening_cards, load_tale
+from host.storage.decks import DeckError, builtin_tales, load_opening_cards, load_tale
 
 
 def builtin_json(name: str) -> Any:

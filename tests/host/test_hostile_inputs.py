@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from host.preferences import load as load_preferences
-from host.store import _first_digest
+from host.storage.preferences import load as load_preferences
+from host.storage.store import _first_digest
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
 
 STORIES = ["play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2"]

@@ -8,7 +8,7 @@ import pytest
 
 from games import dixit, stories, storytelling
 from games.decks import TALE_KEYS
-from host.session import ALIASES, host_commands
+from host.session.session import ALIASES, host_commands
 from tests.host.cli_helpers import run_storyhost
 
 ENGINES = {"stories": stories.StoriesState, "storytelling": storytelling.StorytellingState, "dixit": dixit.DixitState}

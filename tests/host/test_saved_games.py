@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from host.store import GameStore
+from host.storage.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
 from tests.host.test_golden import GAMES as GOLDEN_GAMES
 

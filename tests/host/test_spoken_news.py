@@ -9,14 +9,14 @@ from dataclasses import asdict
 from pathlib import Path
 
 from games.base import Match
-from host.catalog import GAMES, referee
-from host.decks import load_opening_cards
-from host.hearing import Heard
-from host.narration import NarrationListener
-from host.recognizer import Hypothesis
-from host.session import Session, TextOutput
-from host.speaker import PrintSpeaker
-from host.store import GameStore
+from host.cli.catalog import GAMES, referee
+from host.storage.decks import load_opening_cards
+from host.speech.hearing import Heard
+from host.adapters.narration import NarrationListener
+from host.speech.recognizer import Hypothesis
+from host.session.session import Session, TextOutput
+from host.audio.speaker import PrintSpeaker
+from host.storage.store import GameStore
 from nlp.ticks import HeardWord
 
 SETUP = ["side Nina normal", *(f"term Sabine {t}" for t in ("car", "radio", "police", "sandwich", "bag")),

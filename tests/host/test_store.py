@@ -11,7 +11,7 @@ from contextlib import ExitStack
 import pytest
 
 from games.base import Action
-from host.store import GameBusy, GameDamaged, GameStore, StoreError
+from host.storage.store import GameBusy, GameDamaged, GameStore, StoreError
 
 
 def test_actions_round_trip_in_order_and_survive_reopening(tmp_path):

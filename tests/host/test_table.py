@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from games.base import Match
-from host.catalog import GAMES, referee
-from host.cli import when
-from host.decks import load_opening_cards
-from host.narration import NarrationListener
-from host.preferences import Preferences
-from host.session import Session, TextOutput
-from host.speaker import PrintSpeaker
-from host.store import GameStore
+from host.cli.catalog import GAMES, referee
+from host.cli.main import when
+from host.storage.decks import load_opening_cards
+from host.adapters.narration import NarrationListener
+from host.storage.preferences import Preferences
+from host.session.session import Session, TextOutput
+from host.audio.speaker import PrintSpeaker
+from host.storage.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
 from tests.host.test_spoken_news import Scripted
 

@@ -196,7 +196,7 @@ def place_model(folder: Path, marker: bool) -> Path:
 
 
 def models_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "host.models_command", *args]
+    return [sys.executable, "-m", "host.cli.models", *args]
 
 
 def run_models(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

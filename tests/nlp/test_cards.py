@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from games.decks import TALE_KEYS
-from host.decks import load_tale
+from host.storage.decks import load_tale
 from nlp.cards import CardGuess, CardIdentifier, words
 
 

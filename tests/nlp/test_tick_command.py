@@ -22,7 +22,7 @@ TERMS = {
 
 
 def tick(*args: str) -> subprocess.CompletedProcess:
-    command = "import sys; from host.tick_command import main; sys.exit(main(sys.argv[1:]))"
+    command = "import sys; from host.cli.tick import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", command, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )

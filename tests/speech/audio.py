@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from host.recognizer import Hypothesis, Recognizer
+from host.speech.recognizer import Hypothesis, Recognizer
 
 RATE = 16000
 CHUNK = 0.03  # seconds: the blocks a microphone callback delivers

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from host.decks import load_tale
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.storage.decks import load_tale
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from nlp.cards import CardIdentifier
 from tests.speech.audio import FESTIVAL, read_pcm, stream
 

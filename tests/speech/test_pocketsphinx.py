@@ -5,8 +5,8 @@ from itertools import pairwise
 
 import pytest
 
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.recognizer import UnknownWords, WrongSampleRate
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.speech.recognizer import UnknownWords, WrongSampleRate
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow

@@ -8,8 +8,8 @@ import subprocess
 import pytest
 import soundfile
 
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.recognizer import (
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.speech.recognizer import (
     BrokenModel,
     MissingModel,
     RecognizerError,
@@ -18,8 +18,8 @@ from host.recognizer import (
     open_recognizer,
     phrase_words,
 )
-from host.split_recognizer import SplitRecognizer
-from host.whisper_recognizer import WhisperRecognizer
+from host.speech.split_recognizer import SplitRecognizer
+from host.speech.whisper_recognizer import WhisperRecognizer
 from models import locate_whisper
 from models.integrity import sha256_of
 

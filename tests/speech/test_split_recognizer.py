@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.recognizer import UnknownWords, open_recognizer
-from host.split_recognizer import SplitRecognizer
-from host.whisper_recognizer import WhisperRecognizer
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.speech.recognizer import UnknownWords, open_recognizer
+from host.speech.split_recognizer import SplitRecognizer
+from host.speech.whisper_recognizer import WhisperRecognizer
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow

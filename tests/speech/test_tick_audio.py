@@ -64,7 +64,7 @@ EXPECTED = {
 
 
 def tick(*args: str | Path) -> subprocess.CompletedProcess:
-    command = "import sys; from host.tick_command import main; sys.exit(main(sys.argv[1:]))"
+    command = "import sys; from host.cli.tick import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", command, *map(str, args)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,

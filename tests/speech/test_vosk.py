@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from host.recognizer import (
+from host.speech.recognizer import (
     BrokenModel,
     MissingModel,
     UnknownWords,
     WrongSampleRate,
     open_recognizer,
 )
-from host.split_recognizer import SplitRecognizer
-from host.vosk_recognizer import VoskRecognizer
+from host.speech.split_recognizer import SplitRecognizer
+from host.speech.vosk_recognizer import VoskRecognizer
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow
@@ -163,7 +163,7 @@ def test_a_damaged_model_is_one_line_without_kaldis_log(tmp_path, korean_vosk_mo
         out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
         out.writeframes(korean)
     done = subprocess.run(
-        [sys.executable, "-m", "host.cli", "transcribe", "--asr", "vosk", "--model", tmp_path / "model", wav],
+        [sys.executable, "-m", "host.cli.main", "transcribe", "--asr", "vosk", "--model", tmp_path / "model", wav],
         cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
     assert done.returncode == 2 and done.stdout == ""

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from host import whisper_recognizer
-from host.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
-from host.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
+from host.speech import whisper_recognizer
+from host.speech.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
+from host.speech.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
 from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
 from tests.benchmarks.bench_whisper_stream import plain

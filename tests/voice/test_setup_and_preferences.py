@@ -8,12 +8,12 @@ from dataclasses import asdict
 import pytest
 
 from games.base import Match
-from host import preferences
-from host.card_reading import CardReading
-from host.catalog import GAMES
-from host.decks import load_tale
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.spoken_names import CallError, parse_calls, spoken_names
+from host.storage import preferences
+from host.adapters.card_reading import CardReading
+from host.cli.catalog import GAMES
+from host.storage.decks import load_tale
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.voice.names import CallError, parse_calls, spoken_names
 from tests.host.cli_helpers import run_storyhost
 
 

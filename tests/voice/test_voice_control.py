@@ -7,12 +7,12 @@ from dataclasses import asdict
 import pytest
 
 from games.base import Action, Match
-from host.catalog import GAMES
-from host.decks import load_opening_cards, load_tale
-from host.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.recognizer import Hypothesis
-from host.voice_control import VoiceControl
-from host.voice_phrases import Names, nearest_term, phrases
+from host.cli.catalog import GAMES
+from host.storage.decks import load_opening_cards, load_tale
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.speech.recognizer import Hypothesis
+from host.voice.control import VoiceControl
+from host.voice.phrases import Names, nearest_term, phrases
 from nlp.ticks import HeardWord
 
 from tests.games import test_stories

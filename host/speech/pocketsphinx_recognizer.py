@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from pocketsphinx import Decoder, Endpointer
 
-from host.recognizer import (
+from host.speech.recognizer import (
     SAMPLE_RATE,
     Hypothesis,
     UnknownWords,

@@ -27,7 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
-from host.devices import AudioDeviceError, find_device, notice_on_stderr, portaudio
+from host.audio.devices import AudioDeviceError, find_device, notice_on_stderr, portaudio
 
 TONE_RATE = 22050
 # Earcons: notes of (frequency in Hz, seconds); frequency 0 is a pause.
@@ -69,7 +69,7 @@ class Speaker(Protocol):
     @property
     def sound_intervals(self) -> tuple[tuple[float, float], ...]:
         """The latest (start, end) times, time.monotonic(), when sound came out; end is inf
-        while it still does. What host.audio_in.MicGate reads."""
+        while it still does. What host.audio.sources.MicGate reads."""
 
     def say(self, text: str, interrupt: bool = False) -> None:
         """Queue `text`; with `interrupt`, first stop what is being said and drop what is queued."""
@@ -242,10 +242,10 @@ class Pyttsx3Speaker:
     @staticmethod
     def _start_worker(rate: int | None, voice: str | None) -> subprocess.Popen[str]:
         # A fresh interpreter rather than multiprocessing: spawning re-runs an unguarded __main__.
-        root = str(Path(__file__).resolve().parents[1])
+        root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
         worker = subprocess.Popen(
-            [sys.executable, "-c", "from host.speaker import _synthesis_main; _synthesis_main()",
+            [sys.executable, "-c", "from host.audio.speaker import _synthesis_main; _synthesis_main()",
              json.dumps({"rate": rate, "voice": voice})],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )

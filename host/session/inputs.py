@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol, TextIO
 
-from host.files import FileRefused, read_capped
-from host.screen import shortened, visible
+from host.storage.files import FileRefused, read_capped
+from host.session.screen import shortened, visible
 
 #: the longest command line taken, in bytes (a clue or a said sentence fits many times over)
 MAX_LINE_BYTES = 4096

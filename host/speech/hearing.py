@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from host.audio_in import AudioChunk, MicGate
-from host.recognizer import Hypothesis, Recognizer
+from host.audio.sources import AudioChunk, MicGate
+from host.speech.recognizer import Hypothesis, Recognizer
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from rapidfuzz import fuzz, process
 
 from games.base import IllegalAction, SetupError, check_player_name, find_player, quoted
-from host.recognizer import Recognizer
-from host.voice_phrases import Names
+from host.speech.recognizer import Recognizer
+from host.voice.phrases import Names
 from nlp.commands import fold
 from nlp.soundalike import cmu_dictionary, load_pronunciations
 

@@ -15,7 +15,7 @@ from games.decks import TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
 from games.dixit import DECK_SIZE, DixitState
 from games.stories import StoriesState
 from games.storytelling import StorytellingState
-from host import decks
+from host.storage import decks
 from nlp import TermReferee, load_referee
 
 

@@ -15,15 +15,15 @@ from importlib import resources
 from pathlib import Path
 
 from games.base import Match
-from host.audio_in import FileSource
-from host.catalog import GAMES, referee
-from host.hearing import Heard, hear
-from host.inputs import ScriptSource
-from host.narration import NarrationListener
-from host.recognizer import Recognizer, open_recognizer
-from host.session import Session, TextOutput
-from host.speaker import PrintSpeaker, Speaker, open_speaker
-from host.store import GameStore
+from host.audio.sources import FileSource
+from host.cli.catalog import GAMES, referee
+from host.speech.hearing import Heard, hear
+from host.session.inputs import ScriptSource
+from host.adapters.narration import NarrationListener
+from host.speech.recognizer import Recognizer, open_recognizer
+from host.session.session import Session, TextOutput
+from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
+from host.storage.store import GameStore
 
 PLAYERS = ["Nina", "Sabine", "Stephan", "Melanie"]
 #: the seed that deals the built-in deck with the Arctic card on top

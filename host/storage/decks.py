@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
-from host.files import FileRefused, parse_json, read_text
+from host.storage.files import FileRefused, parse_json, read_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable

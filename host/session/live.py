@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-from host.audio_in import AudioChunk, AudioDeviceError, AudioSource, MicGate, MicrophoneLost
-from host.hearing import Heard, hear, muted
-from host.inputs import set_echo
-from host.recognizer import Recognizer
+from host.audio.sources import AudioChunk, AudioDeviceError, AudioSource, MicGate, MicrophoneLost
+from host.speech.hearing import Heard, hear, muted
+from host.session.inputs import set_echo
+from host.speech.recognizer import Recognizer
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ empty when what looked like speech was noise, so that earlier partials are withd
 clues, readings) goes to Whisper with the model bundled in a pip package (nothing to download),
 and phrase lists (commands) to a recognizer that takes a closed grammar: Vosk when an English
 Vosk model is found, else PocketSphinx, whose US English model ships inside its wheel (see
-host/split_recognizer.py). "vosk" or "pocketsphinx" use that one recognizer for both. Every model
+host/speech/split_recognizer.py). "vosk" or "pocketsphinx" use that one recognizer for both. Every model
 storyhost installed or pinned is checked against its recorded checksums before it is loaded.
 """
 from __future__ import annotations
@@ -183,13 +183,13 @@ def open_recognizer(
 
 
 def _pocketsphinx(sample_rate: int) -> Recognizer:
-    from host.pocketsphinx_recognizer import PocketSphinxRecognizer
+    from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 
     return PocketSphinxRecognizer(sample_rate)
 
 
 def _vosk(folder: Path, sample_rate: int) -> Recognizer:
-    from host.vosk_recognizer import VoskRecognizer
+    from host.speech.vosk_recognizer import VoskRecognizer
 
     if folder.is_dir():
         check_before_loading(found_at(folder, "vosk"))
@@ -197,8 +197,8 @@ def _vosk(folder: Path, sample_rate: int) -> Recognizer:
 
 
 def _whisper(model: Path | None, sample_rate: int) -> Recognizer:
-    from host.split_recognizer import SplitRecognizer
-    from host.whisper_recognizer import WhisperRecognizer
+    from host.speech.split_recognizer import SplitRecognizer
+    from host.speech.whisper_recognizer import WhisperRecognizer
 
     found = locate_whisper(model)
     check_before_loading(found)
@@ -210,8 +210,8 @@ def _whisper(model: Path | None, sample_rate: int) -> Recognizer:
 def main(argv: list[str]) -> int:
     """`transcribe FILE`: stream a recording through a recognizer, as a microphone would deliver
     it, and print its hypotheses: one `final:` line per utterance."""
-    from host.audio_in import AudioFileError, FileSource
-    from host.hearing import hear
+    from host.audio.sources import AudioFileError, FileSource
+    from host.speech.hearing import hear
 
     parser = argparse.ArgumentParser(prog="storyhost transcribe", description=main.__doc__)
     parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")

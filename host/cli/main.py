@@ -18,24 +18,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
-from host.audio_in import MicGate, MicrophoneSource
-from host.card_reading import CardReading
-from host.catalog import GAMES, add_play_options, make, new_settings, referee
-from host.decks import DeckError
-from host.files import FileRefused
-from host.inputs import LineSource, ScriptSource, TerminalSource, read_script
-from host.live import LiveInput
-from host.narration import NarrationListener
-from host.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
-from host.preferences import Preferences
-from host.preferences import load as load_preferences
-from host.screen import visible
-from host.session import Session, StoryClock, TextOutput
-from host.spoken_names import CallError, parse_calls, spoken_names
-from host.voice_control import VoiceControl
-from host.voice_phrases import Names, nearest_term
-from host.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
-from host.store import GameBusy, GameDamaged, GameStore, SavedGame, StoreError, data_dir
+from host.audio.sources import MicGate, MicrophoneSource
+from host.adapters.card_reading import CardReading
+from host.cli.catalog import GAMES, add_play_options, make, new_settings, referee
+from host.storage.decks import DeckError
+from host.storage.files import FileRefused
+from host.session.inputs import LineSource, ScriptSource, TerminalSource, read_script
+from host.session.live import LiveInput
+from host.adapters.narration import NarrationListener
+from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
+from host.storage.preferences import Preferences
+from host.storage.preferences import load as load_preferences
+from host.session.screen import visible
+from host.session.session import Session, StoryClock, TextOutput
+from host.voice.names import CallError, parse_calls, spoken_names
+from host.voice.control import VoiceControl
+from host.voice.phrases import Names, nearest_term
+from host.audio.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
+from host.storage.store import GameBusy, GameDamaged, GameStore, SavedGame, StoreError
+from models.locate import data_dir
 from nlp import LanguageResourceMissing
 from nlp.commands import fold
 
@@ -44,11 +45,11 @@ if TYPE_CHECKING:
 
 #: subcommands with argument parsers of their own: name -> module with main(argv) -> int
 DELEGATED = {
-    "tick": "host.tick_command",
-    "models": "host.models_command",
-    "transcribe": "host.recognizer",
-    "devices": "host.devices",
-    "demo": "host.demo",
+    "tick": "host.cli.tick",
+    "models": "host.cli.models",
+    "transcribe": "host.speech.recognizer",
+    "devices": "host.audio.devices",
+    "demo": "host.cli.demo",
 }
 
 

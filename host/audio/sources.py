@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from host.devices import AudioDeviceError, Device, find_device, notice_on_stderr, portaudio
+from host.audio.devices import AudioDeviceError, Device, find_device, notice_on_stderr, portaudio
 
 RATE = 16000
 
@@ -329,7 +329,7 @@ class FileSource:
 
 
 class SpeakingState(Protocol):
-    """What a speaker tells the microphone gate (host.speaker.Speaker has it)."""
+    """What a speaker tells the microphone gate (host.audio.speaker.Speaker has it)."""
 
     @property
     def sound_intervals(self) -> tuple[tuple[float, float], ...]:

@@ -43,7 +43,7 @@ import numpy as np
 from faster_whisper import WhisperModel
 from faster_whisper.vad import get_vad_model
 
-from host.recognizer import (
+from host.speech.recognizer import (
     SAMPLE_RATE,
     BrokenModel,
     Hypothesis,
@@ -180,7 +180,7 @@ class WhisperRecognizer:
 
     `accept` decodes on the caller's thread, like the other adapters, twice a second while
     someone speaks; a decode of the tiny model takes about 0.2 s on two idle cores, and
-    the microphone buffers 10 s of chunks meanwhile (host/audio_in.py)."""
+    the microphone buffers 10 s of chunks meanwhile (host/audio/sources.py)."""
 
     sample_rate = SAMPLE_RATE
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from host.recognizer import Hypothesis, Recognizer, RecognizerError, check_pcm
+from host.speech.recognizer import Hypothesis, Recognizer, RecognizerError, check_pcm
 
 
 class SplitRecognizer:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.base import GameState
-from host.recognizer import Hypothesis
-from host.voice_phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
+from host.speech.recognizer import Hypothesis
+from host.voice.phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
 from nlp.commands import alike, spoken, understand
 from nlp.ticks import HeardWord
 

@@ -14,16 +14,16 @@ from typing import Protocol
 from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
 )
-from host.hearing import Heard
-from host.inputs import LineSource, Refused
-from host.live import LiveInput, MicrophoneBack, MicrophoneGone
-from host.narration import NarrationListener
-from host.preferences import Preferences, save
-from host.screen import visible
-from host.speaker import EARCONS, Speaker, SpeakerError, check_rate
-from host.store import GameStore
-from host.card_reading import CardReading
-from host.voice_control import Question, VoiceControl
+from host.speech.hearing import Heard
+from host.session.inputs import LineSource, Refused
+from host.session.live import LiveInput, MicrophoneBack, MicrophoneGone
+from host.adapters.narration import NarrationListener
+from host.storage.preferences import Preferences, save
+from host.session.screen import visible
+from host.audio.speaker import EARCONS, Speaker, SpeakerError, check_rate
+from host.storage.store import GameStore
+from host.adapters.card_reading import CardReading
+from host.voice.control import Question, VoiceControl
 
 @dataclass(frozen=True)
 class HostCommand:

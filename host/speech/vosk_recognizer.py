@@ -14,8 +14,8 @@ from pathlib import Path
 
 import vosk
 
-from host.audio_in import native_stderr_silenced
-from host.recognizer import (
+from host.audio.sources import native_stderr_silenced
+from host.speech.recognizer import (
     SAMPLE_RATE,
     BrokenModel,
     Hypothesis,

@@ -33,9 +33,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-import platformdirs
 
 from games.base import Action
+from models.locate import data_dir
 
 #: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and
 #: hashed, 1 the one before the companion's seats
@@ -82,12 +82,6 @@ class GameDamaged(StoreError):
 
 class GameBusy(StoreError):
     """The game is open in another storyhost."""
-
-
-def data_dir() -> Path:
-    """Where games are saved: $STORYHOST_DATA_DIR, else the user data folder."""
-    configured = os.environ.get("STORYHOST_DATA_DIR")
-    return Path(configured) if configured else Path(platformdirs.user_data_dir("storyhost"))
 
 
 def _now() -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
-from host.files import FileRefused, read_json
-from host.speaker import DEFAULT_RATE, MAX_RATE, MIN_RATE
+from host.storage.files import FileRefused, read_json
+from host.audio.speaker import DEFAULT_RATE, MAX_RATE, MIN_RATE
 
 VERBOSITIES = ("brief", "normal", "detailed")
 RATE_STEP = 25  # words a minute per "slower" or "faster"

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from host.files import FileRefused, read_json, read_text
-from host.screen import visible
+from host.storage.files import FileRefused, read_json, read_text
+from host.session.screen import visible
 
 from games.stories import TERMS_PER_PLAYER
 
@@ -184,10 +184,10 @@ def _recording(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[Tic
     """The recording through the recognizer, both opened now: their errors come before the slow
     loading of the language resources."""
 
-    from host.audio_in import AudioFileError, FileSource
-    from host.audio_referee import referee_heard
-    from host.hearing import hear
-    from host.recognizer import RecognizerError, open_recognizer
+    from host.audio.sources import AudioFileError, FileSource
+    from host.adapters.audio_referee import referee_heard
+    from host.speech.hearing import hear
+    from host.speech.recognizer import RecognizerError, open_recognizer
 
     try:
         recognizer = open_recognizer(args.asr, args.model)

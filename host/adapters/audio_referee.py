@@ -2,15 +2,15 @@
 emits is stamped with how far into the audio it was known.
 
 `storyhost tick --audio` streams a recording through the live round's pipeline
-(host.hearing.hear) as fast as it decodes, so a story is judged as it would have been live.
+(host.speech.hearing.hear) as fast as it decodes, so a story is judged as it would have been live.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from host.hearing import Heard
-from host.recognizer import Hypothesis
+from host.speech.hearing import Heard
+from host.speech.recognizer import Hypothesis
 from nlp import TickEvent, TickTracker
 
 

@@ -1,0 +1,1 @@
+"""Sound in and out: microphone and file sources, sound devices, the speaker. Knows nothing of games or sessions."""

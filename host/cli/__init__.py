@@ -1,0 +1,1 @@
+"""The command line: `storyhost` and its sub-commands, each failure one plain line."""

@@ -1,0 +1,1 @@
+"""The game session: inputs in, announcements out; what the table sees and hears of a game."""
