@@ -24,9 +24,9 @@ from games.base import quoted
 from host.companion import pages
 from host.companion.screens import KEPT, PHONE_VERBS, player_screen, table_screen
 from host.companion.source import with_phones
-from host.inputs import LineSource
-from host.session import PlayerLine, Session
-from host.store import GameStore, StoreError
+from host.session.inputs import LineSource
+from host.session.session import PlayerLine, Session
+from host.storage.store import GameStore, StoreError
 
 #: the longest text a phone may send (a term or a number)
 MAX_TEXT = 200

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from host.inputs import LineSource, TerminalSource
-from host.live import LiveInput
-from host.session import PlayerLine
+from host.session.inputs import LineSource, TerminalSource
+from host.session.live import LiveInput
+from host.session.session import PlayerLine
 
 
 def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
