@@ -31,20 +31,29 @@ def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], N
 
 @dataclass
 class MergedSource:
-    """A line source read by a thread into the queue that phone commands join."""
+    """A line source read ahead by a thread into the queue that phone commands join. A script's
+    echo of each line is held back until the session takes that line, so a transcript stays in
+    order."""
 
     inner: LineSource
     items: queue.Queue[object] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
+        self._echo: Callable[[str], None] | None = getattr(self.inner, "echo", None)
+        self._held: list[str] = []
+        if self._echo is not None:
+            self.inner.echo = self._held.append  # type: ignore[attr-defined]
         threading.Thread(target=self._forward, name="lines", daemon=True).start()
 
     def _forward(self) -> None:
         while True:
             try:
-                self.items.put(self.inner.read(None))
+                item: object = self.inner.read(None)
             except EOFError:
-                self.items.put(EOFError)
+                item = EOFError
+            echoes, self._held[:] = list(self._held), []
+            self.items.put(Echoed(item, echoes))
+            if item is EOFError:
                 return
 
     def read(self, timeout: float | None) -> object | None:
@@ -52,6 +61,11 @@ class MergedSource:
             item = self.items.get(timeout=timeout)
         except queue.Empty:
             return None
+        if isinstance(item, Echoed):
+            for line in item.echoes:
+                if self._echo is not None:
+                    self._echo(line)
+            item = item.item
         if item is EOFError:
             self.items.put(EOFError)  # every later read ends too
             raise EOFError
@@ -59,6 +73,14 @@ class MergedSource:
 
     def secret(self, hidden: bool) -> None:
         self.inner.secret(hidden)
+
+
+@dataclass(frozen=True)
+class Echoed:
+    """A line read ahead, with what its source prints when the session takes it."""
+
+    item: object
+    echoes: list[str]
 
 
 @dataclass

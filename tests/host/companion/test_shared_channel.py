@@ -17,6 +17,7 @@ from host.companion.screens import table_screen
 from host.companion.server import Companion
 from host.session.session import PlayerLine, Session, TextOutput
 from host.storage.store import GameStore
+from tests.host.cli_helpers import run_storyhost
 
 
 class Lines:
@@ -99,3 +100,13 @@ def test_the_table_names_face_up_tiles_only() -> None:
     assert f"Face up: {position} {picture}." in details
     tiles = [name for name in state.grid if name != picture]  # type: ignore[attr-defined]
     assert not [name for name in tiles if any(name in line for line in details if not line.startswith("Card"))]
+
+
+def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
+    script = tmp_path / "dixit.script"
+    script.write_text("storyteller Ana\nclue Two of a kind\nshown\nvote Bo 4\nscore\n", encoding="utf-8")
+    result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1",
+                           "--script", str(script), "--companion", "--port", "0")
+    out = result.stdout.splitlines()
+    assert out[out.index("> vote Bo 4") + 1] == "Bo has voted (1 of 3)."
+    assert out[out.index("> score") + 1] == "Scores: Ana 0, Bo 0, Cy 0, Di 0."
