@@ -135,8 +135,8 @@ class Host:
 class Pages:
     """One browser tab per screen: a player's page or the table's."""
 
-    def __init__(self, driver: WebDriver, host: Host) -> None:
-        self.driver, self.host = driver, host
+    def __init__(self, driver: WebDriver, base: str) -> None:
+        self.driver, self.base = driver, base
         self.tabs: dict[str, str] = {}
         self.links: dict[str, str] = {}
 
@@ -150,7 +150,7 @@ class Pages:
     def join(self, player: str) -> str:
         """Open the join page in a new tab, press 'I am PLAYER'; the private link it leads to."""
         self._tab(player)
-        self.driver.get(self.host.base + "/")
+        self.driver.get(self.base + "/")
         self.driver.find_element(By.XPATH, f"//button[normalize-space()=\"I am {player}\"]").click()
         self.wait(player, lambda: "/p/" in self.driver.current_url)
         self.links[player] = self.driver.current_url
@@ -159,7 +159,7 @@ class Pages:
 
     def table(self) -> None:
         self._tab("table")
-        self.driver.get(self.host.base + "/table")
+        self.driver.get(self.base + "/table")
         self.connected("table")
 
     def show(self, name: str) -> WebDriver:

@@ -39,7 +39,7 @@ def assert_secret(pages: Pages, host: Host, written: dict[str, list[str]]) -> No
 def test_terms_written_on_phones(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "Melanie", "--seed", "2")
     try:
-        pages = Pages(browser, host)
+        pages = Pages(browser, host.base)
         pages.show("table").get(host.base + "/")
         assert axe_violations(browser) == []
         links = {player: pages.join(player) for player in ["Nina", *TERMS]}
