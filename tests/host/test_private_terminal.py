@@ -1,13 +1,19 @@
-"""'private NAME' at a terminal: the secret is shown only after a key press and cleared at the
-next, never before; the real storyhost in a pseudo-terminal."""
+"""The real storyhost at a terminal (a pseudo-terminal): 'private NAME' shows the secret only
+after a key press and clears it at the next; a phone's command wakes the terminal's wait."""
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import pty
+import re
 import select
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
+
+import aiohttp
 
 from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
 
@@ -55,5 +61,36 @@ def test_private_waits_for_a_key_and_is_cleared(tmp_path: Path) -> None:
         terminal.keys(" ")
         cleared = terminal.until("> ")
         assert "\x1b[F\x1b[K" * 2 in cleared  # both lines of the secret are wiped from the screen
+    finally:
+        terminal.close()
+
+
+def test_a_phone_command_wakes_the_terminal(tmp_path: Path) -> None:
+    """At a terminal waiting for keys, a vote from a phone is played at once, and the prompt is
+    drawn again after the news."""
+    terminal = Terminal(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1",
+                        "--companion", "--port", "0")
+    try:
+        joined = terminal.until("table page is at")
+        port = re.search(r":(\d+)/", joined)
+        assert port, joined
+        base = f"http://127.0.0.1:{port.group(1)}"
+        terminal.until("> ")
+        for line in ("storyteller Ana", "clue Two of a kind", "shown"):
+            terminal.keys(line + "\r")
+        terminal.until("vote in secret")
+        request = urllib.request.Request(f"{base}/join", data=b"player=Bo")
+        with urllib.request.urlopen(request, timeout=10) as page:
+            token = page.url.rsplit("/", 1)[1]
+
+        async def vote() -> None:
+            async with aiohttp.ClientSession() as client, client.ws_connect(f"{base}/ws/p/{token}") as socket:
+                await socket.send_str(json.dumps({"verb": "vote", "text": "4"}))
+                await socket.receive(timeout=10)
+
+        asyncio.run(vote())
+        shown = terminal.until("Bo has voted (1 of 3).")
+        assert "card 4" not in shown
+        terminal.until("> ")
     finally:
         terminal.close()
