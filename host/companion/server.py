@@ -282,6 +282,15 @@ class Companion:
         return None
 
 
+#: the pages load nothing from elsewhere, and a page's private link is never sent on as a referrer
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+
+
 def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8", headers=HEADERS)
 

@@ -4,6 +4,7 @@ the story ends."""
 from __future__ import annotations
 
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,9 @@ def test_terms_written_on_phones(browser: WebDriver, tmp_path: Path) -> None:
         pages.table()
         assert axe_violations(browser) == []
 
+        with urllib.request.urlopen(links["Sabine"], timeout=10) as page:  # nothing from elsewhere, no referrer
+            assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+            assert page.headers["Referrer-Policy"] == "no-referrer"
         assert status_of(host.base + "/p/" + "x" * 32) == 403
         assert status_of(host.base + "/p/") == 403
         assert status_of(host.base + "/ws/p/" + links["Sabine"].rsplit("/", 1)[1] + "x") == 403
