@@ -134,7 +134,7 @@ def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Names
     qr = io.StringIO()
     segno.make(address, error="l").terminal(out=qr, compact=True)
     output.write(qr.getvalue().rstrip("\n"))
-    output.table(f"Phones join at {address} and the table page is at {address}table.")
+    output.note(f"Phones join at {address} and the table page is at {address}table.")
     output.also = companion.announce
     return companion
 

@@ -88,7 +88,7 @@ def player_screen(state: GameState, player: str, timer_left: float | None) -> di
         "status": state.status(),
         "todo": todo(state, player, verbs),
         "scores": _scores(state),
-        "secrets": state.secrets(player),
+        "secrets": [] if "terms" in sheet else state.secrets(player),  # Stories! terms: listed with their ticks
         "terms": sheet.get("terms", []),
         "can": verbs,
         "timer_left": timer_left,

@@ -145,11 +145,7 @@ class TextOutput:
         sent to the player's phone instead when the command came from there."""
         if self.reply_to is not None:
             self.reply_to(line)
-        else:
-            self.table(line)
-
-    def table(self, line: str) -> None:
-        """A line for the table, printed and said, whoever sent the command."""
+            return
         self.write(line)
         if self.speaker is not None and not self.quiet:
             self.speaker.say(visible(line))
@@ -386,7 +382,7 @@ class Session:
         written = " ".join(action.args)
         self.private.tell(player, [f"Refused: '{written}'. {refusal}" if written else f"Refused: {refusal}"])
         what = {"erase": "erasure"}.get(action.verb, action.verb)
-        self.out.table(f"{player}: one {what} was refused; see your phone.")
+        self.out.shared([f"{player}: one {what} was refused; see your phone."])
 
     def _telling(self) -> bool:
         """A story is being told into the microphone."""
