@@ -128,6 +128,19 @@ def set_echo(stream: TextIO, on: bool) -> None:
     termios.tcsetattr(stream.fileno(), termios.TCSADRAIN, attributes)
 
 
+def reveal(out: TextIO, title: str, lines: list[str], wait: Callable[[], object], key: str) -> None:
+    """One player's secret `lines`, shown only once `key` is pressed and wiped at the next press
+    (`wait` waits for it, without echo). The title's line is taken by the first secret line."""
+    out.write(f"{title} Press {key} to show, and {key} again to hide.")
+    out.flush()
+    wait()
+    out.write("\r\033[K" + "\n".join(lines) + f"\nPress {key} to hide.")
+    out.flush()
+    wait()
+    out.write("\r\033[K" + "\033[F\033[K" * len(lines))
+    out.flush()
+
+
 @contextmanager
 def keys(stream: TextIO) -> Iterator[None]:
     """Read a terminal key by key, without its own echo (cbreak mode); Ctrl-C still interrupts."""
@@ -236,13 +249,5 @@ class TerminalSource:
         self.hidden = hidden  # the terminal echoes nothing itself: only `_echo` shows keys
 
     def reveal(self, title: str, lines: list[str]) -> None:
-        """Show one player's secret `lines` only after a key press, and clear them at the next."""
         with keys(self.stream):
-            self.out.write(f"{title} Press a key to show, and a key again to hide.")
-            self.out.flush()
-            os.read(self.stream.fileno(), 16)
-            self.out.write("\r\033[K" + "\n".join(lines) + "\nPress a key to hide.")
-            self.out.flush()
-            os.read(self.stream.fileno(), 16)
-            self.out.write("\r\033[K" + "\033[F\033[K" * len(lines))
-            self.out.flush()
+            reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), "a key")

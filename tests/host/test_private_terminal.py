@@ -19,10 +19,11 @@ from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
 
 
 class Terminal:
-    def __init__(self, data: Path, *args: str) -> None:
+    def __init__(self, data: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.fd, child = pty.openpty()
         self.process = subprocess.Popen(
-            storyhost_command(*args), stdin=child, stdout=child, stderr=child, env=storyhost_env(data), cwd=ROOT,
+            storyhost_command(*args), stdin=child, stdout=child, stderr=child, env=storyhost_env(data) | (env or {}),
+            cwd=ROOT,
         )
         os.close(child)
         self.seen = ""
