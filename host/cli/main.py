@@ -114,7 +114,18 @@ def add_companion_options(parser: argparse.ArgumentParser) -> None:
         "--companion", action="store_true",
         help="serve each player a private page on their phone, and a table page, over the local network",
     )
-    companion.add_argument("--port", type=int, default=8765, help="the port the pages are served on (default 8765; 0: any free port)")
+    companion.add_argument("--port", type=port_number, default=8765, help="the port the pages are served on (default 8765; 0: any free port)")
+
+
+def port_number(text: str) -> int:
+    """A port for --port: 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is no port: give a number from 1 to 65535, or 0 for any free one")
+    return port
 
 
 def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Namespace, output: TextOutput) -> Companion:
@@ -123,8 +134,6 @@ def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Names
 
     from host.companion.server import Companion, CompanionError
 
-    if not 0 <= options.port <= 65535:
-        raise UserError(f"--port {options.port} is no port: give one from 1 to 65535, or 0 for any free one.")
     companion = Companion(store, saved.id, f"{GAMES[saved.game].title}, game {saved.id}", saved.game,
                           saved.settings["players"], options.port)
     try:

@@ -8,7 +8,9 @@ reads seats and puts players' commands on the session's input: it never touches 
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
 import secrets
 import socket
 import threading
@@ -67,7 +69,7 @@ class Companion:
         self._put: Callable[[PlayerLine], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._error: BaseException | None = None
+        self._error: OSError | None = None
         self._seat_store: GameStore | None = None
 
     # -- lifecycle
@@ -78,8 +80,9 @@ class Companion:
         self._thread.start()
         ready.wait()
         if self._error is not None:
+            why = "it is in use" if self._error.errno == errno.EADDRINUSE else os.strerror(self._error.errno or 0).lower()
             raise CompanionError(
-                f"The companion cannot listen on port {self.port} ({self._error}): choose another with --port."
+                f"The phones' pages cannot be served on port {self.port}: {why}. Choose another with --port (0: any free port)."
             )
         host = lan_address() if self.bind == "0.0.0.0" else self.bind
         return f"http://{host}:{self.port}/"

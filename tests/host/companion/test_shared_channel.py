@@ -3,6 +3,7 @@ and store in this process, the speaker's text recorded by the print speaker (no 
 from __future__ import annotations
 
 import argparse
+import socket
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,3 +111,15 @@ def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
     out = result.stdout.splitlines()
     assert out[out.index("> vote Bo 4") + 1] == "Bo has voted (1 of 3)."
     assert out[out.index("> score") + 1] == "Scores: Ana 0, Bo 0, Cy 0, Di 0."
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--companion", "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
+    ]
