@@ -140,10 +140,10 @@ def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Names
         address = companion.start()
     except CompanionError as error:
         raise UserError(str(error)) from error
-    qr = io.StringIO()
+    output.note(f"Phones join at {address} and the table page is at {address}table.")
+    qr = io.StringIO()  # after the address, which a screen reader reads first
     segno.make(address, error="l").terminal(out=qr, compact=True)
     output.write(qr.getvalue().rstrip("\n"))
-    output.note(f"Phones join at {address} and the table page is at {address}table.")
     output.also = companion.announce
     return companion
 
