@@ -207,6 +207,12 @@ class Companion:
         return _html(pages.join_page(self.title, seats))
 
     async def _join(self, request: web.Request) -> web.Response:
+        # a page elsewhere must not take seats for its visitor (the pages send no referrer, so a
+        # browser's Origin is "null" here: its Sec-Fetch-Site says where the form was)
+        origin = request.headers.get("Origin")
+        elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
+        if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
+            raise web.HTTPForbidden()
         form = await request.post()
         player = form.get("player")
         token = next((token for token, name in self._tokens.items() if name == player), None)

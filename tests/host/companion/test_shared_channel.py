@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,6 +56,9 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     companion = Companion(store, game_id, "Stories!", "stories", game["players"], port=0, bind="127.0.0.1")
     base = companion.start().rstrip("/")
     try:
+        elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
+        with pytest.raises(urllib.error.HTTPError, match="403"):
+            urllib.request.urlopen(elsewhere, timeout=10)
         urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Sabine"), timeout=10).close()
         printed: list[str] = []
         spoken: list[str] = []
