@@ -143,7 +143,8 @@ def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Names
     output.note(f"Phones join at {address} and the table page is at {address}table.")
     qr = io.StringIO()  # after the address, which a screen reader reads first
     segno.make(address, error="l").terminal(out=qr, compact=True)
-    output.write(qr.getvalue().rstrip("\n"))
+    for line in qr.getvalue().splitlines():
+        output.write(line)
     output.also = companion.announce
     return companion
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
-from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.audio.test_live_round import LiveHost, narration  # noqa: F401 (a fixture)
-from tests.host.companion.browser import Pages, start_browser
+from tests.host.companion.browser import Pages, browser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -22,13 +20,6 @@ TERMS = {
     "Stephan": ["brother", "truck", "pizza", "dinosaur", "lemon"],
     "Melanie": ["kitten", "violin", "castle", "rainbow", "pirate"],
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
-    driver = start_browser()
-    yield driver
-    driver.quit()
 
 
 def test_terms_from_phones_ticked_from_the_microphone(pulse, feeder, narration, browser, tmp_path):

@@ -28,9 +28,9 @@ class Terminal:
         os.close(child)
         self.seen = ""
 
-    def until(self, text: str) -> str:
-        """Everything shown from now until `text` has been shown."""
-        start = len(self.seen)
+    def until(self, text: str, start: int | None = None) -> str:
+        """Everything shown from now (or from `start`) until `text` has been shown."""
+        start = len(self.seen) if start is None else start
         deadline = time.monotonic() + 30
         while text not in self.seen[start:]:
             assert time.monotonic() < deadline, f"never showed {text!r}:\n{self.seen}"
@@ -73,10 +73,10 @@ def test_a_phone_command_wakes_the_terminal(tmp_path: Path) -> None:
                         "--companion", "--port", "0")
     try:
         joined = terminal.until("table page is at")
+        assert "█\r\n█" in terminal.until("▀▀▀▀")  # the QR code, line by line
         port = re.search(r":(\d+)/", joined)
         assert port, joined
         base = f"http://127.0.0.1:{port.group(1)}"
-        terminal.until("> ")
         for line in ("storyteller Ana", "clue Two of a kind", "shown"):
             terminal.keys(line + "\r")
         terminal.until("vote in secret")
@@ -92,6 +92,6 @@ def test_a_phone_command_wakes_the_terminal(tmp_path: Path) -> None:
         asyncio.run(vote())
         shown = terminal.until("Bo has voted (1 of 3).")
         assert "card 4" not in shown
-        terminal.until("> ")
+        terminal.until("> ", start=terminal.seen.index("Bo has voted (1 of 3)."))  # the prompt again
     finally:
         terminal.close()

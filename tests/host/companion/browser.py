@@ -12,10 +12,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -40,6 +42,14 @@ def start_browser() -> WebDriver:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='storyhost-chromium-')}")
     return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    """One chromium for the whole module (starting one takes about a second)."""
+    driver = start_browser()
+    yield driver
+    driver.quit()
 
 
 def axe_script() -> str:
