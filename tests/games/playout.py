@@ -4,10 +4,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.base import Action, Choice, GameState, Match
+from games.base import Action, Choice, GameState, Match, TermRules
 
 #: fills the placeholder of a free-text choice (a term, a clue) for a random game
 FreeText = Callable[[Choice, random.Random], str]
+
+
+class NoServices:
+    """The services of a host for a game that asks for none (`games.base.Services`)."""
+
+    def term_rules(self) -> TermRules:
+        raise AssertionError("this game asks for no term rules")
+
+
+NO_SERVICES = NoServices()
 
 
 def random_playout(make: Callable[[], GameState], seed: int, fill: FreeText, max_moves: int = 5000) -> Match:
