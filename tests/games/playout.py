@@ -66,3 +66,16 @@ def check_finished_match(match: Match) -> None:
     assert state.waiting_for() == ()
     assert state.outcome() is not None
     assert snapshot(Match(match.make, list(match.log)).state) == snapshot(state)
+
+
+def check_refused(state: GameState, action: Action, error: type[Exception], message: str) -> None:
+    """`action` is refused by exactly `error`, with the player's `message`, and changes nothing."""
+    before = snapshot(state)
+    try:
+        state.apply(action)
+    except error as refused:
+        assert type(refused) is error, type(refused)
+        assert str(refused) == message
+    else:
+        raise AssertionError(f"{action} was not refused")
+    assert snapshot(state) == before

@@ -12,7 +12,7 @@ from games.base import (
 )
 from games.decks import OpeningCard
 from games.stories import StoriesState
-from tests.games.playout import check_finished_match, random_playout, snapshot
+from tests.games.playout import check_finished_match, check_refused, random_playout, snapshot
 
 
 class PlainTermRules:
@@ -473,13 +473,7 @@ ILLEGAL = [
 
 @pytest.mark.parametrize(("make", "action", "error", "message"), ILLEGAL, ids=[str(case[1]) for case in ILLEGAL])
 def test_illegal_actions_are_refused_and_change_nothing(make, action, error, message) -> None:
-    state = make()
-    before = snapshot(state)
-    with pytest.raises(error) as refused:
-        state.apply(action)
-    assert type(refused.value) is error
-    assert str(refused.value) == message
-    assert snapshot(state) == before
+    check_refused(make(), action, error, message)
 
 
 @pytest.mark.parametrize(
