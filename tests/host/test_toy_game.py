@@ -83,3 +83,6 @@ def test_the_toy_game_plays_through_the_command_line(
     assert "Bo reaches 3 and wins." in out
     assert main(["games"]) == 0
     assert capfd.readouterr().out.startswith("1: Toy count with Ann and Bo; 2 moves, over,")
+    with pytest.raises(SystemExit):  # a game without a rules text yet: refused in one line
+        main(["rules", "toy"])
+    assert "invalid choice: 'toy'" in capfd.readouterr().err
