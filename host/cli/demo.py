@@ -9,8 +9,9 @@ saved-games folder, so the demo never shows up in 'storyhost games'.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from host.adapters.base import adapter_for
 from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
 from host.session.inputs import ScriptSource
-from host.speech.recognizer import Recognizer, open_recognizer
+from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.session.session import Session, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
 from host.storage.store import GameStore
@@ -31,15 +32,18 @@ PLAYERS = ["Nina", "Sabine", "Stephan", "Melanie"]
 SEED = 53
 #: the script line at which the recording of the story plays
 LISTEN = "listen"
+TIME_UP = "timeup"
 
 
 class RecordedStory:
-    """The demo's input: the script's lines, and at 'listen' the recording as it is heard."""
+    """The demo's input: the script's lines, and at 'listen' the recording as it is heard. When
+    the recording ends with the story still running (a term not heard), the sand timer runs out
+    then: the demo has no clock to wait for."""
 
     def __init__(self, script: ScriptSource, recording: Path, recognizer: Recognizer, realtime: bool,
-                 speaker: Speaker | None) -> None:
+                 speaker: Speaker | None, telling: Callable[[], bool]) -> None:
         self.script, self.recording, self.recognizer, self.realtime = script, recording, recognizer, realtime
-        self.speaker = speaker
+        self.speaker, self.telling = speaker, telling
         self._heard: Iterator[Heard] | None = None
 
     def read(self, timeout: float | None) -> object | None:
@@ -48,6 +52,9 @@ class RecordedStory:
             if heard is not None:
                 return heard
             self._heard = None
+            if self.telling():
+                print("(The recording is over; the sand timer runs out.)")
+                return TIME_UP
         if self.speaker is not None:
             self.speaker.wait(timeout=60)  # let the table hear each announcement to its end
         line = self.script.read(timeout)
@@ -67,7 +74,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="storyhost demo", description="A Stories! story refereed from a recording.")
     parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
     parser.add_argument("--silent", action="store_true", help="print the announcements without reading them aloud")
+    parser.add_argument("--asr", choices=KINDS, help="the recognizer that hears the story (default: whisper)")
+    parser.add_argument("--model", type=Path, help="a Whisper or Vosk model folder")
     options = parser.parse_args(argv)
+    try:
+        recognizer = open_recognizer(options.asr, options.model)
+    except RecognizerError as error:
+        print(f"storyhost demo: {error}", file=sys.stderr)
+        return 1
     speaker = PrintSpeaker() if options.silent else open_speaker(None)
     voice = None if isinstance(speaker, PrintSpeaker) else speaker
     settings = new_settings(argparse.Namespace(game=GAME, players=PLAYERS, seed=SEED, timer_seconds=60, deck=None))
@@ -89,8 +103,9 @@ def main(argv: list[str]) -> int:
                 "That was one story; with four players a whole game has eight. Start your own with: "
                 "storyhost play stories --players NAME NAME NAME"
             )
-            source = RecordedStory(ScriptSource(lines), recording, open_recognizer("pocketsphinx"),
-                                   realtime=not options.fast, speaker=voice)
+            telling = lambda: any(choice.action.verb == TIME_UP for choice in session.state.legal_actions())  # noqa: E731
+            source = RecordedStory(ScriptSource(lines), recording, recognizer, realtime=not options.fast,
+                                   speaker=voice, telling=telling)
             session.run(source)
     finally:
         speaker.wait(timeout=60)

@@ -5,6 +5,7 @@ import argparse
 import errno
 import faulthandler
 import importlib
+import io
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from datetime import datetime, timedelta
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from host.adapters.base import adapter_for
@@ -38,6 +39,9 @@ from host.storage.store import GameBusy, GameDamaged, GameStore, SavedGame, Stor
 from models.locate import data_dir
 from nlp import LanguageResourceMissing
 from nlp.commands import fold
+
+if TYPE_CHECKING:
+    from host.companion.server import Companion
 
 #: subcommands with argument parsers of their own: name -> module with main(argv) -> int
 DELEGATED = {
@@ -62,10 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="start a new game")
     add_play_options(play)
     add_speech_options(play)
+    add_companion_options(play)
     resume = commands.add_parser("resume", help="continue a saved game (the latest unfinished one by default)")
     resume.add_argument("id", nargs="?", type=int, help="the game's number, as 'storyhost games' lists it")
     resume.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
     add_speech_options(resume)
+    add_companion_options(resume)
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
     rules.add_argument("game", choices=sorted(name for name in games() if _rules_text(name).is_file()))
@@ -100,6 +106,47 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         "--call", action="append", default=[], metavar="NAME=WORD",
         help="call a player by another word by voice, for a name the speech recognizer does not know",
     )
+
+
+def add_companion_options(parser: argparse.ArgumentParser) -> None:
+    companion = parser.add_argument_group("phones")
+    companion.add_argument(
+        "--companion", action="store_true",
+        help="serve each player a private page on their phone, and a table page, over the local network",
+    )
+    companion.add_argument("--port", type=port_number, default=8765, help="the port the pages are served on (default 8765; 0: any free port)")
+
+
+def port_number(text: str) -> int:
+    """A port for --port: 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is no port: give a number from 1 to 65535, or 0 for any free one")
+    return port
+
+
+def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Namespace, output: TextOutput) -> Companion:
+    """Serve the phones' pages and tell the table where to join: a QR code, and the address said."""
+    import segno  # the web server and the QR code are loaded only for a game with phones
+
+    from host.companion.server import Companion, CompanionError
+
+    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
+                          saved.settings["players"], options.port)
+    try:
+        address = companion.start()
+    except CompanionError as error:
+        raise UserError(str(error)) from error
+    output.note(f"Phones join at {address} and the table page is at {address}table.")
+    qr = io.StringIO()  # after the address, which a screen reader reads first
+    segno.make(address, error="l").terminal(out=qr, compact=True)
+    for line in qr.getvalue().splitlines():
+        output.write(line)
+    output.also = companion.announce
+    return companion
 
 
 def _source(script: str | None) -> tuple[LineSource, bool]:
@@ -168,11 +215,18 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         preferences, trouble = load_preferences()  # verbosity shortens printed lines too
         if trouble:
             print(trouble, file=sys.stderr)
-        Session(store, saved.id, match, TextOutput(), clock, listener, preferences=preferences,
-                without=without, adapter=adapter).run(source)
+        output = TextOutput()
+        companion = _start_companion(store, saved, options, output) if options.companion else None
+        try:
+            Session(store, saved.id, match, output, clock, listener, preferences=preferences, without=without,
+                    private=companion, adapter=adapter).run(companion.attach(source) if companion else source)
+        finally:
+            if companion is not None:
+                companion.close()
         return
     speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
+    companion = None
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
@@ -180,11 +234,16 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
         source = LiveInput(microphone, recognizer, MicGate(speaker))
+        if options.companion:
+            companion = _start_companion(store, saved, options, output)
+            companion.attach(source)
         clock = StoryClock(timer) if timer else None
         reading = adapter.card_reading(saved.settings)
         Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without,
-                adapter).run(source)
+                companion, adapter).run(source)
     finally:
+        if companion is not None:
+            companion.close()
         inputs.close()
 
 

@@ -128,6 +128,19 @@ def set_echo(stream: TextIO, on: bool) -> None:
     termios.tcsetattr(stream.fileno(), termios.TCSADRAIN, attributes)
 
 
+def reveal(out: TextIO, title: str, lines: list[str], wait: Callable[[], object], key: str) -> None:
+    """One player's secret `lines`, shown only once `key` is pressed and wiped at the next press
+    (`wait` waits for it, without echo). The title's line is taken by the first secret line."""
+    out.write(f"{title} Press {key} to show, and {key} again to hide.")
+    out.flush()
+    wait()
+    out.write("\r\033[K" + "\n".join(lines) + f"\nPress {key} to hide.")
+    out.flush()
+    wait()
+    out.write("\r\033[K" + "\033[F\033[K" * len(lines))
+    out.flush()
+
+
 @contextmanager
 def keys(stream: TextIO) -> Iterator[None]:
     """Read a terminal key by key, without its own echo (cbreak mode); Ctrl-C still interrupts."""
@@ -167,6 +180,8 @@ class TerminalSource:
     _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
     _escape: bool = False  # inside a key's escape sequence (arrows): ignored
     _keys_left: str = ""  # keys read after an Enter: the next lines, typed ahead
+    #: a pipe whose read end wakes `read` early (news from elsewhere: a phone), as a timeout does
+    wake: int | None = None
 
     def __post_init__(self) -> None:
         """The terminal's own echo goes off before the game prints anything, so that lines typed
@@ -185,8 +200,11 @@ class TerminalSource:
                 if line is not None:
                     return line
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready, _, _ = select.select([self.stream], [], [], wait)
-                if not ready:
+                watched = [self.stream.fileno(), *([self.wake] if self.wake is not None else [])]
+                ready, _, _ = select.select(watched, [], [], wait)
+                if self.wake is not None and self.wake in ready:
+                    os.read(self.wake, 4096)
+                if not ready or ready == [self.wake]:
                     self.out.write("\r\033[K")  # the prompt's line is cleared for the news
                     self.out.flush()
                     return None
@@ -229,3 +247,7 @@ class TerminalSource:
 
     def secret(self, hidden: bool) -> None:
         self.hidden = hidden  # the terminal echoes nothing itself: only `_echo` shows keys
+
+    def reveal(self, title: str, lines: list[str]) -> None:
+        with keys(self.stream):
+            reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), "a key")

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from host.audio.sources import AudioChunk, AudioDeviceError, AudioSource, MicGate, MicrophoneLost
 from host.speech.hearing import Heard, hear, muted
-from host.session.inputs import set_echo
+from host.session.inputs import reveal, set_echo
 from host.speech.recognizer import Recognizer
 
 
@@ -56,6 +56,10 @@ class LiveInput:
             self._queue.put(line.strip())
         self._queue.put(EOFError)
 
+    def put(self, item: object) -> None:
+        """Something for the session from another thread (a phone's command), in its turn."""
+        self._queue.put(item)
+
     def read(self, timeout: float | None) -> object | None:
         try:
             item = self._queue.get(timeout=timeout)
@@ -69,6 +73,31 @@ class LiveInput:
         if hidden != self.hidden:
             set_echo(self.keyboard, not hidden)
             self.hidden = hidden
+
+    def reveal(self, title: str, lines: list[str]) -> None:
+        """At a terminal, one player's secret lines only after Enter, wiped at the next Enter;
+        what is heard meanwhile waits its turn. Elsewhere (a pipe) they are printed."""
+        if not self.keyboard.isatty():
+            for line in lines:
+                print(line)
+            return
+        waiting: list[object] = []
+        set_echo(self.keyboard, False)
+        try:
+            reveal(sys.stdout, title, lines, lambda: self._next_typed(waiting), "Enter")
+        finally:
+            set_echo(self.keyboard, not self.hidden)
+            for item in waiting:
+                self._queue.put(item)
+
+    def _next_typed(self, waiting: list[object]) -> None:
+        """Wait for the next typed line, keeping everything else that comes first."""
+        if EOFError in waiting:  # the keyboard is gone: nothing more will be typed
+            return
+        while (item := self._queue.get()) is not EOFError and not isinstance(item, str):
+            waiting.append(item)
+        if item is EOFError:
+            waiting.append(item)
 
     @property
     def listening(self) -> bool:

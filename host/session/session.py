@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
@@ -85,6 +86,27 @@ def normalise(line: str) -> str:
     return words
 
 
+@dataclass(frozen=True)
+class PlayerLine:
+    """A command sent from one player's own device (their phone): its replies go back there."""
+
+    player: str
+    line: str
+
+
+class PrivateChannel(Protocol):
+    """Each player's own screen (a phone), beside the shared channel."""
+
+    def has(self, player: str) -> bool:
+        """Whether `player` has a screen of their own."""
+
+    def tell(self, player: str, lines: list[str]) -> None:
+        """Show `lines` to `player` alone."""
+
+    def refresh(self, session: Session) -> None:
+        """The game may have changed: show every screen the game as it is now."""
+
+
 @dataclass
 class TextOutput:
     """The shared channel: announcements every player may hear, printed as plain lines and,
@@ -100,6 +122,10 @@ class TextOutput:
     #: printed (not spoken) before each line: when in the story a tick was heard
     stamp: str = ""
     last: list[str] = field(default_factory=list)
+    #: where replies go instead of the table (a player's phone, while their command is handled)
+    reply_to: Callable[[str], None] | None = None
+    #: told every shared line too (the table page)
+    also: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         printer = self.write
@@ -112,6 +138,8 @@ class TextOutput:
             self.last = lines
         for index, line in enumerate(lines):
             self.write(self.stamp + line)
+            if self.also is not None:
+                self.also(line)
             if self.speaker is not None and not self.quiet:
                 self.speaker.say(visible(line), interrupt=index == 0)
 
@@ -120,7 +148,11 @@ class TextOutput:
             self.speaker.earcon(name)
 
     def note(self, line: str) -> None:
-        """A reply to one command (an error, a help text): printed and said, not kept for 'repeat'."""
+        """A reply to one command (an error, a help text): printed and said, not kept for 'repeat';
+        sent to the player's phone instead when the command came from there."""
+        if self.reply_to is not None:
+            self.reply_to(line)
+            return
         self.write(line)
         if self.speaker is not None and not self.quiet:
             self.speaker.say(visible(line))
@@ -178,6 +210,7 @@ class Session:
         preferences: Preferences | None = None,
         card_reading: CardReading | None = None,
         without: frozenset[str] = frozenset(),
+        private: PrivateChannel | None = None,
         adapter: GameAdapter | None = None,
     ) -> None:
         """`without`: commands of the game not offered in help or hints (a Storytelling card is
@@ -190,6 +223,7 @@ class Session:
         self.voice = voice
         self.preferences = preferences or Preferences()
         self.card_reading = card_reading
+        self.private = private
         self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
@@ -211,6 +245,8 @@ class Session:
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
+                if self.private is not None:
+                    self.private.refresh(self)
                 wake = self.clock.next_wake() if self.clock else None
                 try:
                     item = source.read(wake)
@@ -227,11 +263,15 @@ class Session:
                     self._microphone_back()
                 elif isinstance(item, Refused):
                     self.out.note(item.message)
+                elif isinstance(item, PlayerLine):
+                    self._from_phone(item)
                 elif not self.handle(str(item)):
                     return
             self._finish()
         finally:
             self._follow_phase()
+            if self.private is not None:
+                self.private.refresh(self)
             source.secret(False)
             if isinstance(source, LiveInput):
                 source.stop_listening()
@@ -306,21 +346,53 @@ class Session:
             best = list(first_of_verb.values())[:3]
         return f"Type {join_names(best, 'or')}."
 
+    def _from_phone(self, sent: PlayerLine) -> None:
+        """A command from a player's phone: played as if typed, its replies sent back there."""
+        private = self.private
+        assert private is not None
+        self.out.reply_to = lambda line: private.tell(sent.player, [line])
+        try:
+            self.handle(sent.line)
+        finally:
+            self.out.reply_to = None
+
     def play(self, action: Action) -> bool:
         """Apply one action: refused ones are explained; legal ones are saved, then announced."""
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
-            self.out.note(str(refusal))
+            self._refused(action, refusal)
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
-        if not any(event.to is None for event in events):  # a secret move (a term): the player hears it counted
+        told = self._tell_privately(events)
+        if not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
             self.out.note("Noted.")
         self._announce(events, action)
         self._follow_phase()
         return True
+
+    def _tell_privately(self, events: list[Event]) -> bool:
+        """Each private event to its player's phone; whether one went to the phone that sent the move."""
+        told = False
+        for event in events:
+            if event.to is not None and self.private is not None and self.private.has(event.to):
+                self.private.tell(event.to, [event.text])
+                told = told or self.out.reply_to is not None
+        return told
+
+    def _refused(self, action: Action, refusal: IllegalAction) -> None:
+        """A secret move refused for a player with a phone: the reason, with what they wrote,
+        on their phone; the table hears only that something was refused."""
+        player = action.player
+        if self.private is None or player is None or not self.private.has(player) or not self.state.secret_input():
+            self.out.note(str(refusal))
+            return
+        written = " ".join(action.args)
+        self.private.tell(player, [f"Refused: '{written}'. {refusal}" if written else f"Refused: {refusal}"])
+        what = {"erase": "erasure"}.get(action.verb, action.verb)
+        self.out.shared([f"{player}: one {what} was refused; see your phone."])
 
     def _telling(self) -> bool:
         """A story is being told into the microphone."""
@@ -515,6 +587,8 @@ class Session:
         self.out.note(self.adapter.grid(self.state) or "This game has no grid of tiles.")
 
     def _cmd_private(self, rest: str) -> None:
+        """A player's secrets: on their phone if they have one; else at the terminal after a key
+        press, cleared at the next (only printed in a script). Never spoken."""
         if not rest:
             self.out.note("Say whose private information to show: private NAME.")
             return
@@ -523,9 +597,16 @@ class Session:
         except IllegalAction as refusal:
             self.out.note(str(refusal))
             return
-        self.out.note(f"Private for {player}:")
-        for line in self.state.secrets(player) or ["You have no secret right now."]:
-            self.out.note(f"  {line}")
+        if self.private is not None and self.private.has(player):
+            self.out.note(f"{player}: your secrets are on your phone.")
+            return
+        lines = [f"Private for {player}:", *(f"  {line}" for line in self.state.secrets(player) or ["You have no secret right now."])]
+        reveal = getattr(self.source, "reveal", None)
+        if reveal is not None:
+            reveal(f"Only {player} should look.", lines)
+        else:
+            for line in lines:
+                self.out.write(line)
 
     def _cmd_rate(self, rest: str) -> None:
         """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""

@@ -26,7 +26,7 @@ import os
 import shutil
 import socket
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -37,8 +37,9 @@ from typing import Any, TextIO
 from games.base import Action
 from models.locate import data_dir
 
-#: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and hashed
-VERSION = 1
+#: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and
+#: hashed, 1 the one before the companion's seats
+VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -60,6 +61,13 @@ CREATE TABLE IF NOT EXISTS actions (
     at TEXT NOT NULL,
     digest TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    claimed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, player)
 );
 """
 
@@ -197,16 +205,15 @@ class GameStore:
             if version == VERSION:
                 return
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
-            if old:
+            if old and version == 0:
                 self._check_integrity()
                 self._db.execute("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")
                 self._db.execute("ALTER TABLE games ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
                 self._db.execute("ALTER TABLE actions ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
                 self._hash_old_games()
-            else:
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
+            for statement in SCHEMA.split(";"):  # the tables, or those later layouts added
+                if statement.strip():
+                    self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {VERSION}")
 
     def _hash_old_games(self) -> None:
@@ -318,6 +325,21 @@ class GameStore:
     def mark_finished(self, game_id: int, finished: bool = True) -> None:
         with self._writing():
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
+
+    # -- the companion's seats: one private link per player and game, kept for `resume`
+    def seats(self, game_id: int, players: Iterable[str], new_token: Callable[[], str]) -> dict[str, tuple[str, bool]]:
+        """Each player's token and whether their seat was claimed; missing tokens are made now."""
+        with self._writing():
+            for player in players:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO seats (game_id, player, token) VALUES (?, ?, ?)", (game_id, player, new_token())
+                )
+            rows = self._db.execute("SELECT player, token, claimed FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+        return {player: (token, bool(claimed)) for player, token, claimed in rows}
+
+    def claim_seat(self, game_id: int, player: str) -> None:
+        with self._writing():
+            self._db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND player = ?", (game_id, player))
 
     # -- reading
     def _summaries(self, game_id: int | None = None) -> list[SavedGame]:

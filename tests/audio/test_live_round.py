@@ -133,7 +133,7 @@ def test_the_host_never_ticks_its_own_words(pulse, sink_running, tmp_path):
     host says reaches it, like a laptop with no echo cancellation. At 'start' the host reads out
     "The timer runs 60 seconds. Nina tells the story: ..."; the players wrote exactly those words."""
     host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
-                    "--timer", "20", "--speech", "--input", "pulse", "--asr", "pocketsphinx", source=MONITOR)
+                    "--timer", "20", "--speech", "--input", "pulse", source=MONITOR)
     host.wait_for("Nina, choose normal or quirky", 60)
     host.type("side Nina normal", *[f"term Sabine {t}" for t in ("timer", "second", "story", "tell", "nina")])
     host.type(*[f"term Stephan {t}" for t in ("timer", "run", "sixty", "seconds", "story")])
@@ -147,7 +147,7 @@ def test_the_host_never_ticks_its_own_words(pulse, sink_running, tmp_path):
 
 def test_losing_the_microphone_pauses_the_timer_and_says_so(pulse, feeder: MicFeeder, tmp_path):
     host = LiveHost(pulse, tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2",
-                    "--timer", "12", "--speech", "--input", "pulse", "--asr", "pocketsphinx")
+                    "--timer", "12", "--speech", "--input", "pulse")
     host.wait_for("Nina, choose normal or quirky", 60)
     host.type(*SETUP)
     host.wait_for("Everyone has written 5 terms", 30)

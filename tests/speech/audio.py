@@ -37,12 +37,12 @@ PIPER_FILES = {
 }
 #: what a second person says across the table while the storyteller speaks: table talk with no
 #: story in it (`with_talk`)
-TABLE_TALK = (  # no word of it is, or sounds like, a word of a term in tests/nlp/corpus/ticking.json
+TABLE_TALK = (  # ticks no term of tests/nlp/corpus/ticking.json (tests/speech/test_voices.py checks)
     "Could you pass me the salt please?",
-    "I think it is my chance after this one.",
-    "Wait, did you pick that one?",
+    "Is it my chance after this one?",
+    "Hang on, did you pick that one?",
     "Sorry, I was not listening.",
-    "Shall we order dinner later?",
+    "Shall we order dinner after this?",
     "I am not certain what he means.",
 )
 TALK_LEVEL = 0.3  # amplitude of the second voice against the storyteller's

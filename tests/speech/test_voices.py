@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from nlp import TickTracker, load_referee
+from tests.nlp.corpus_judge import load
 from tests.speech import audio
 
 
@@ -29,3 +31,12 @@ def test_table_talk_is_mixed_in_at_a_third_of_the_amplitude(synthesize: Callable
     assert np.sqrt(np.mean(talk**2)) > 100  # someone talks the whole time, also in the pauses
     said = np.frombuffer(audio.read_pcm(audio.synthesize(audio.TABLE_TALK, tmp_path, audio.PIPER, gap=0.4)), "<i2")
     assert np.abs(talk - audio.TALK_LEVEL * said[: len(talk)]).max() <= 1.0  # rounding only
+
+
+def test_table_talk_says_no_term_of_the_corpus() -> None:
+    """The benchmarks count every tick from the table talk as a false one, so no word of it may
+    tick a term of the corpus, inflections and sound-alikes included."""
+    referee = load_referee()
+    terms = sorted({term for story in load("ticking")["stories"] for term in story["ticked"] + story["not_ticked"]})
+    tracker = TickTracker(referee, {f"player {i}": [term] for i, term in enumerate(terms)}, sound_alike=0.85)
+    assert [event.term for event in tracker.say(" ".join(audio.TABLE_TALK))] == []

@@ -1,0 +1,116 @@
+"""The session's input with the players' phones merged in, one item at a time, in order.
+
+A live round's input is already a queue (keyboard and microphone): phone commands join it. A
+terminal is woken through a pipe, as its timeout would, so the prompt and hidden typing stay as
+they are. A script or a pipe is read by a thread into one queue with the phones' commands.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from host.session.inputs import LineSource, TerminalSource
+from host.session.live import LiveInput
+from host.session.session import PlayerLine
+
+
+def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
+    """What the session reads, and where a phone's command goes (any thread may call it)."""
+    if isinstance(inner, LiveInput):
+        return inner, inner.put
+    if isinstance(inner, TerminalSource):
+        woken = WokenTerminal(inner)
+        return woken, woken.put
+    merged = MergedSource(inner)
+    return merged, merged.items.put
+
+
+@dataclass
+class MergedSource:
+    """A line source read ahead by a thread into the queue that phone commands join. A script's
+    echo of each line is held back until the session takes that line, so a transcript stays in
+    order."""
+
+    inner: LineSource
+    items: queue.Queue[object] = field(default_factory=queue.Queue)
+
+    def __post_init__(self) -> None:
+        self._echo: Callable[[str], None] | None = getattr(self.inner, "echo", None)
+        self._held: list[str] = []
+        if self._echo is not None:
+            self.inner.echo = self._held.append  # type: ignore[attr-defined]
+        threading.Thread(target=self._forward, name="lines", daemon=True).start()
+
+    def _forward(self) -> None:
+        while True:
+            try:
+                item: object = self.inner.read(None)
+            except EOFError:
+                item = EOFError
+            echoes, self._held[:] = list(self._held), []
+            self.items.put(Echoed(item, echoes))
+            if item is EOFError:
+                return
+
+    def read(self, timeout: float | None) -> object | None:
+        try:
+            item = self.items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(item, Echoed):
+            for line in item.echoes:
+                if self._echo is not None:
+                    self._echo(line)
+            item = item.item
+        if item is EOFError:
+            self.items.put(EOFError)  # every later read ends too
+            raise EOFError
+        return item
+
+    def secret(self, hidden: bool) -> None:
+        self.inner.secret(hidden)
+
+
+@dataclass(frozen=True)
+class Echoed:
+    """A line read ahead, with what its source prints when the session takes it."""
+
+    item: object
+    echoes: list[str]
+
+
+@dataclass
+class WokenTerminal:
+    """A terminal whose wait for keys ends early when a phone command arrives."""
+
+    terminal: TerminalSource
+    phones: queue.Queue[PlayerLine] = field(default_factory=queue.Queue)
+
+    def __post_init__(self) -> None:
+        self.wake_read, self.wake_write = os.pipe()
+        self.terminal.wake = self.wake_read
+        self.reveal = self.terminal.reveal
+
+    def put(self, line: PlayerLine) -> None:
+        self.phones.put(line)
+        os.write(self.wake_write, b"!")
+
+    def read(self, timeout: float | None) -> object | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return self.phones.get_nowait()
+            except queue.Empty:
+                pass
+            item = self.terminal.read(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if item is not None:
+                return item
+            if self.phones.empty() and deadline is not None and time.monotonic() >= deadline:
+                return None  # the clock's time, as without phones
+
+    def secret(self, hidden: bool) -> None:
+        self.terminal.secret(hidden)

@@ -1,0 +1,124 @@
+// The companion's pages: fill in the screen's JSON as text, keep it live over a WebSocket
+// (reconnecting after a sleep or a lost network), and send the player's commands.
+"use strict";
+(function () {
+  var body = document.body;
+  var socket = null;
+  var seen = { announcements: 0, replies: 0 };
+  var timerEnd = null;
+
+  function text(id, value) {
+    var element = document.getElementById(id);
+    if (element) element.textContent = value || "";
+  }
+
+  function list(id, items) {
+    var element = document.getElementById(id);
+    if (!element) return;
+    element.replaceChildren.apply(element, (items || []).map(function (item) {
+      var li = document.createElement("li");
+      li.textContent = item;
+      return li;
+    }));
+  }
+
+  function append(id, items, key) {
+    // items: [number, text] pairs; only those not shown yet are added (the live region reads them)
+    var element = document.getElementById(id);
+    if (!element) return;
+    (items || []).forEach(function (item) {
+      if (item[0] <= seen[key]) return;
+      seen[key] = item[0];
+      var line = document.createElement("p");
+      line.textContent = item[1];
+      element.appendChild(line);
+    });
+    while (element.children.length > 30) element.removeChild(element.firstChild);
+  }
+
+  function reply(message) {
+    var element = document.getElementById("replies");
+    if (!element) return;
+    var line = document.createElement("p");
+    line.textContent = message;
+    element.appendChild(line);
+  }
+
+  function terms(items, canErase) {
+    var element = document.getElementById("terms");
+    if (!element) return;
+    element.replaceChildren();
+    (items || []).forEach(function (term) {
+      var li = document.createElement("li");
+      var span = document.createElement("span");
+      span.textContent = term.term + (term.ticked ? " (ticked)" : " (not ticked)");
+      li.appendChild(span);
+      if (canErase) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = "Erase " + term.term;
+        button.addEventListener("click", function () { send("erase", term.term); });
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(button);
+      }
+      element.appendChild(li);
+    });
+  }
+
+  function showTimer() {
+    if (timerEnd === null) { text("timer", ""); return; }
+    var left = Math.max(0, Math.round((timerEnd - Date.now()) / 1000));
+    text("timer", left + " seconds left in the story.");
+  }
+
+  function render(screen) {
+    var can = screen.can || [];
+    text("status", screen.status);
+    text("todo", screen.todo);
+    list("scores", screen.scores);
+    list("details", screen.details);
+    list("secrets", screen.secrets);
+    terms(screen.terms, can.indexOf("erase") >= 0);
+    document.querySelectorAll("form[data-verb]").forEach(function (form) {
+      form.hidden = can.indexOf(form.dataset.verb) < 0;
+    });
+    append("announcements", screen.announcements, "announcements");
+    append("replies", screen.replies, "replies");
+    timerEnd = typeof screen.timer_left === "number" ? Date.now() + screen.timer_left * 1000 : null;
+    showTimer();
+  }
+
+  function send(verb, value) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      reply("Not connected to the host: wait a moment and try again.");
+      return;
+    }
+    socket.send(JSON.stringify({ verb: verb, text: value }));
+  }
+
+  function connect(delay) {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + body.dataset.socket);
+    socket.onopen = function () { delay = 500; text("connection", "Connected to the host."); };
+    socket.onmessage = function (event) {
+      var message = JSON.parse(event.data);
+      if (typeof message.reply === "string") reply(message.reply); else render(message);
+    };
+    socket.onclose = function () {
+      text("connection", "Connection to the host lost; trying again.");
+      setTimeout(function () { connect(Math.min(delay * 2, 5000)); }, delay);
+    };
+  }
+
+  document.querySelectorAll("form[data-verb]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var input = form.querySelector("input");
+      send(form.dataset.verb, input ? input.value : "");
+      if (input) input.value = "";
+    });
+  });
+  render(JSON.parse(document.getElementById("initial").textContent));
+  setInterval(showTimer, 1000);
+  connect(500);
+})();

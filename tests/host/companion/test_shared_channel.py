@@ -1,0 +1,130 @@
+"""The shared channel carries no secret once players have phones: the real session, companion
+and store in this process, the speaker's text recorded by the print speaker (no sound card)."""
+from __future__ import annotations
+
+import argparse
+import socket
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games.base import Match
+from host.adapters.base import referee
+from host.cli.catalog import add_play_options, make, new_settings
+from host.adapters.narration import NarrationListener
+from host.audio.speaker import PrintSpeaker
+from host.companion.screens import table_screen
+from host.companion.server import Companion
+from host.session.session import PlayerLine, Session, TextOutput
+from host.storage.store import GameStore
+from tests.host.cli_helpers import run_storyhost
+
+
+class Lines:
+    """Input items one after the other, then the end of input."""
+
+    def __init__(self, items: list[object]) -> None:
+        self.items = iter(items)
+
+    def read(self, timeout: float | None) -> object | None:
+        try:
+            return next(self.items)
+        except StopIteration:
+            raise EOFError from None
+
+    def secret(self, hidden: bool) -> None:
+        pass
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    with GameStore(tmp_path / "games.sqlite3") as opened:
+        yield opened
+
+
+def settings(*args: str) -> dict:
+    parser = argparse.ArgumentParser()
+    add_play_options(parser)
+    return new_settings(parser.parse_args(list(args)))
+
+
+def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
+    game = settings("stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
+    game_id = store.create("stories", game)
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], port=0, bind="127.0.0.1")
+    base = companion.start().rstrip("/")
+    try:
+        elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
+        with pytest.raises(urllib.error.HTTPError, match="403"):
+            urllib.request.urlopen(elsewhere, timeout=10)
+        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Sabine"), timeout=10).close()
+        printed: list[str] = []
+        spoken: list[str] = []
+        output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
+        output.also = companion.announce
+        session = Session(store, game_id, Match(make("stories", game)), output,
+                          listener=NarrationListener(referee()), private=companion)
+        session.run(companion.attach(Lines([
+            "side Nina normal",
+            PlayerLine("Sabine", "term Sabine the"),  # refused, from her phone
+            "term Sabine tractors quickly",  # refused, typed at the laptop for a player with a phone
+            PlayerLine("Sabine", "term Sabine radio"),
+            "term Sabine bicycle",
+            "term Stephan pizza",
+            "private Sabine",
+            "private Stephan",  # no phone: printed for a script, never spoken
+        ])))
+    finally:
+        companion.close()
+    table = "\n".join([*spoken, *printed])
+    for secret in ("radio", "bicycle", "the'", "tractors", "pizza"):
+        assert secret not in "\n".join(spoken), secret
+    for secret in ("radio", "bicycle", "tractors"):
+        assert secret not in table, secret
+    assert "Sabine: one term was refused; see your phone." in spoken
+    assert spoken.count("Sabine: one term was refused; see your phone.") == 2
+    assert "Sabine: your secrets are on your phone." in spoken
+    assert "  Your terms: pizza." in printed  # Stephan has no phone; a script prints it, unspoken
+    replies = [line for _, line in companion._replies["Sabine"]]
+    assert replies[0].startswith("Refused: 'the'.") and replies[1].startswith("Refused: 'tractors quickly'.")
+    assert "You wrote 'radio' (1 of 5)." in replies and "You wrote 'bicycle' (2 of 5)." in replies
+    assert "Noted." not in replies  # the phone hears what it wrote instead
+    assert table_screen(session.state, None)["details"][2].startswith("Sabine: 2 of 5 terms written")
+
+
+def test_the_table_names_face_up_tiles_only() -> None:
+    game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
+    match = Match(make("storytelling", game))
+    state = match.state
+    picture = state.view(None)["card"]["pictures"][0]
+    position = state.position(state.grid.index(picture))  # type: ignore[attr-defined]
+    match.apply(state.parse(f"flip {position}"))
+    details = table_screen(match.state, None)["details"]
+    assert f"Face up: {position} {picture}." in details
+    tiles = [name for name in state.grid if name != picture]  # type: ignore[attr-defined]
+    assert not [name for name in tiles if any(name in line for line in details if not line.startswith("Card"))]
+
+
+def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
+    script = tmp_path / "dixit.script"
+    script.write_text("storyteller Ana\nclue Two of a kind\nshown\nvote Bo 4\nscore\n", encoding="utf-8")
+    result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1",
+                           "--script", str(script), "--companion", "--port", "0")
+    out = result.stdout.splitlines()
+    assert out[out.index("> vote Bo 4") + 1] == "Bo has voted (1 of 3)."
+    assert out[out.index("> score") + 1] == "Scores: Ana 0, Bo 0, Cy 0, Di 0."
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--companion", "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
+    ]
