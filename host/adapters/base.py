@@ -2,7 +2,8 @@
 the adapters by game name: each module of `host/adapters/` that exports an `ADAPTER`, found on
 first use, and any adapter registered since. A game's adapter is the one place the host knows
 that game: its command-line options beyond the spec's, the phrases that say its moves, what
-listens to a story or a card read aloud, and the host commands it adds."""
+listens to a story or a card read aloud, the host commands it adds, and what the companion's
+phones may send and its table screen shows."""
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,8 @@ class GameAdapter(Protocol):
     commands: frozenset[str]
     #: spoken host commands of this game: (phrases, line, confirm)
     host_phrases: tuple[HostPhrase, ...]
+    #: the moves a player may send from their phone: their own secret ones (a term, a vote)
+    phone_verbs: tuple[str, ...]
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         """The settings a new game takes beyond the spec's options: its whole deck, read from
@@ -73,6 +76,9 @@ class GameAdapter(Protocol):
     def grid(self, state: GameState) -> str | None:
         """What 'grid' answers: the tiles face up now; None for a game without a grid."""
 
+    def table_details(self, state: GameState) -> list[str]:
+        """The companion's table screen beside the status: what everyone may see of the game."""
+
 
 class BasicAdapter:
     """An adapter for a game the host only passes commands to: no deck file, nothing heard
@@ -81,6 +87,7 @@ class BasicAdapter:
     options: tuple[Option, ...] = ()
     commands: frozenset[str] = frozenset()
     host_phrases: tuple[HostPhrase, ...] = ()
+    phone_verbs: tuple[str, ...] = ()
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -113,6 +120,9 @@ class BasicAdapter:
 
     def grid(self, state: GameState) -> str | None:
         return None
+
+    def table_details(self, state: GameState) -> list[str]:
+        return []
 
 
 _registered: dict[str, GameAdapter] = {}

@@ -5,7 +5,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from games.base import Action, SetupError, Settings
+from games.base import Action, GameState, SetupError, Settings
 from games.dixit import SPEC
 from host.adapters.base import BasicAdapter, GameAdapter
 from host.voice.phrases import SLOT, Names, Phrase, each
@@ -14,6 +14,7 @@ from nlp.commands import number_words
 
 class DixitAdapter(BasicAdapter):
     commands = frozenset({"private"})
+    phone_verbs: tuple[str, ...] = ("vote", "card")
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         if options.deck is not None:
@@ -25,6 +26,20 @@ class DixitAdapter(BasicAdapter):
 
     def variant(self, settings: Settings) -> str:
         return " (Contando scoring)" if settings.get("contando") else ""
+
+    def table_details(self, state: GameState) -> list[str]:
+        """The turn, the clue, who voted, and each card on the table as far as it is known."""
+        view = state.view(None)
+        lines = [f"Turn {view['turn']}, phase: {view['phase']}; storyteller {view['storyteller'] or 'not chosen yet'}."]
+        if view["clue"]:
+            lines.append(f"The clue: {view['clue']}")
+        if view["voted"]:
+            lines.append(f"Voted: {', '.join(view['voted'])}.")
+        for position in view["positions"]:
+            owner = f", {position['owner']}'s" if position["owner"] else ""
+            votes = f", votes from {', '.join(position['votes'])}" if position["votes"] else ""
+            lines.append(f"Card {position['number']}{owner}{votes}.")
+        return lines
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "storyteller":

@@ -9,8 +9,8 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from games.base import Action, GameState, Settings
-from games.stories import SPEC
+from games.base import Action, GameState, Settings, plural
+from games.stories import SPEC, TERMS_PER_PLAYER
 from host.adapters.base import BasicAdapter, GameAdapter, referee
 from host.adapters.narration import NarrationListener
 from host.storage import decks
@@ -23,6 +23,7 @@ TERM_VERBS = ("tick", "untick", "erase")
 class StoriesAdapter(BasicAdapter):
     commands = frozenset({"private", "say", "time"})
     host_phrases: tuple[HostPhrase, ...] = ((("time left", "how much time"), "time", False),)
+    phone_verbs: tuple[str, ...] = ("term", "erase", "question")
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck)]}
@@ -32,6 +33,20 @@ class StoriesAdapter(BasicAdapter):
 
     def listener(self) -> NarrationListener:
         return NarrationListener(referee())
+
+    def table_details(self, state: GameState) -> list[str]:
+        """The story, the card, and each sheet's counts (its terms once the story is over)."""
+        view = state.view(None)
+        lines = [f"Story {view['story']} of {view['stories']}; storyteller {view['storyteller']}."]
+        if view["sentence"]:
+            lines.append(f"The card: {view['sentence']}")
+        for writer, sheet in view["sheets"].items():
+            line = f"{writer}: {sheet['written']} of {TERMS_PER_PLAYER} terms written, {sheet['ticked']} ticked"
+            questions = f", {plural(sheet['questions'], 'question')}" if sheet["questions"] else ""
+            terms = sheet.get("terms")  # revealed once the story is over
+            shown = f". Terms: {', '.join(t['term'] + (' (ticked)' if t['ticked'] else '') for t in terms)}" if terms else ""
+            lines.append(f"{line}{questions}{shown}.")
+        return lines
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         name = names(action.player) if action.player else ""

@@ -46,12 +46,21 @@ class StorytellingAdapter(BasicAdapter):
         return CardReading({card["number"]: card["text"] for card in settings["tale"]["cards"]})
 
     def grid(self, state: GameState) -> str:
-        grid = state.view(None)["grid"]
-        face_up = [f"{position} {name}" for position, name in grid.items() if name is not None]
-        hidden = len(grid) - len(face_up)
+        face_up, hidden = _tiles(state.view(None))
         if not face_up:
             return f"All {hidden} tiles are face down."
         return f"Face up: {', '.join(face_up)}. The other {hidden} tiles are face down."
+
+    def table_details(self, state: GameState) -> list[str]:
+        """The tale, the active player, the tiles face up, and the card's pictures to find."""
+        view = state.view(None)
+        face_up, hidden = _tiles(view)
+        lines = [f"{view['tale']}. Active player: {view['active']}." if view["active"] else view["tale"] + "."]
+        lines.append(f"Face up: {', '.join(face_up)}." if face_up else "Every tile is face down.")
+        lines.append(f"{hidden} tiles face down.")
+        if view["card"]:
+            lines.append(f"Card {view['card']['number']}: pictures to find: {', '.join(view['card']['pictures'])}.")
+        return lines
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "flip":
@@ -73,6 +82,13 @@ class StorytellingAdapter(BasicAdapter):
         elif action.verb == "read":
             number = action.args[0]
             yield from each((f"read card {number_words(int(number))}",), f"read {number}", confirm=True)
+
+
+def _tiles(view: dict[str, Any]) -> tuple[list[str], int]:
+    """The tiles face up ('B3 DRAGON'), and how many are face down."""
+    grid = view["grid"]
+    face_up = [f"{position} {name}" for position, name in grid.items() if name is not None]
+    return face_up, len(grid) - len(face_up)
 
 
 ADAPTER: GameAdapter = StorytellingAdapter(SPEC)
