@@ -18,7 +18,8 @@ from games.base import Match
 from host.audio.sources import FileSource
 from host.cli.catalog import GAMES, referee
 from host.speech.hearing import Heard, hear
-from host.session.inputs import ScriptSource
+from host.session.events import InputEvent, Typed
+from host.session.inputs import Listening, ScriptSource
 from host.adapters.narration import NarrationListener
 from host.speech.recognizer import Recognizer, open_recognizer
 from host.session.session import Session, TextOutput
@@ -41,7 +42,7 @@ class RecordedStory:
         self.speaker = speaker
         self._heard: Iterator[Heard] | None = None
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> InputEvent:
         if self._heard is not None:
             heard = next(self._heard, None)
             if heard is not None:
@@ -50,7 +51,7 @@ class RecordedStory:
         if self.speaker is not None:
             self.speaker.wait(timeout=60)  # let the table hear each announcement to its end
         line = self.script.read(timeout)
-        if line != LISTEN:
+        if line != Typed(LISTEN):
             return line
         print(f"(Nina tells her story: the recording {self.recording.name} is heard as through a microphone.)")
         self.recognizer.reset()
@@ -60,6 +61,9 @@ class RecordedStory:
 
     def secret(self, hidden: bool) -> None:
         """The demo's terms are typed by the script: there is nothing to hide from."""
+
+    def listen(self, wanted: Listening | None) -> None:
+        """The recording plays at 'listen', whatever the session would have the microphone do."""
 
 
 def main(argv: list[str]) -> int:

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
 )
-from host.speech.hearing import Heard
-from host.session.inputs import LineSource, Refused
-from host.session.live import LiveInput, MicrophoneBack, MicrophoneGone
+from host.session.events import ClockWake, Heard, InputEnded, MicrophoneBack, MicrophoneGone, Refused, Typed
+from host.session.inputs import LineSource, Listening
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences, save
 from host.session.screen import visible
@@ -180,7 +179,6 @@ class Session:
         self.voice = voice
         self.preferences = preferences or Preferences()
         self.card_reading = card_reading
-        self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
@@ -201,30 +199,28 @@ class Session:
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
-                wake = self.clock.next_wake() if self.clock else None
-                try:
-                    item = source.read(wake)
-                except EOFError:
-                    self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
-                    return
-                if item is None:  # the clock woke us
-                    self._clock_tick()
-                elif isinstance(item, Heard):
-                    self._heard(item)
-                elif isinstance(item, MicrophoneGone):
-                    self._microphone_gone(item)
-                elif isinstance(item, MicrophoneBack):
-                    self._microphone_back()
-                elif isinstance(item, Refused):
-                    self.out.note(item.message)
-                elif not self.handle(str(item)):
-                    return
+                match source.read(self.clock.next_wake() if self.clock else None):
+                    case InputEnded():
+                        self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
+                        return
+                    case ClockWake():
+                        self._clock_tick()
+                    case Heard() as heard:
+                        self._heard(heard)
+                    case MicrophoneGone(reason):
+                        self._microphone_gone(reason)
+                    case MicrophoneBack():
+                        self._microphone_back()
+                    case Refused(message):
+                        self.out.note(message)
+                    case Typed(line):
+                        if not self.handle(line):
+                            return
             self._finish()
         finally:
             self._follow_phase()
             source.secret(False)
-            if isinstance(source, LiveInput):
-                source.stop_listening()
+            source.listen(None)
 
     def handle(self, line: str) -> bool:
         """Handle one input line; False when the players want to stop."""
@@ -365,40 +361,23 @@ class Session:
             ))
 
     def _follow_phase(self) -> None:
-        """Start or stop what depends on the phase: the story clock, the microphone, hidden typing."""
+        """Start or stop what depends on the phase: the story clock, the microphone, hidden typing.
+        With voice control the microphone stays open all game: free speech for a story, a card
+        read aloud or a dictation, else the phrases allowed now; without it, only for a story."""
         self.source.secret(self.state.secret_input())
         telling = self._telling()
         self.out.quiet = telling
-        if self.voice is not None and isinstance(self.source, LiveInput):
-            self._follow_voice(telling)
+        if self.clock is not None:
+            if telling and self.clock.deadline is None and self.clock.paused is None:
+                self.clock.start()
+            elif not telling:
+                self.clock.stop()
+        if self.voice is None:
+            self.source.listen(Listening(None, story=True) if telling else None)
             return
-        if self.clock is not None:
-            if telling and self.clock.deadline is None and self.clock.paused is None:
-                self.clock.start()
-            elif not telling:
-                self.clock.stop()
-        if isinstance(self.source, LiveInput):
-            if telling:
-                self.source.start_listening()
-            else:
-                self.source.stop_listening()
-
-    def _follow_voice(self, telling: bool) -> None:
-        """The microphone stays open all game: free speech for a story or a dictation, else
-        the phrases allowed now. A story starts the clock and restarts the audio's time."""
-        assert self.voice is not None and isinstance(self.source, LiveInput)
-        if self.clock is not None:
-            if telling and self.clock.deadline is None and self.clock.paused is None:
-                self.clock.start()
-            elif not telling:
-                self.clock.stop()
         reading = self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None
         grammar = None if telling or reading or self.state.is_over() else self.voice.grammar(self.state)
-        if grammar != self._grammar:
-            story_starts = telling and self._grammar is not None
-            self.source.listen_for(grammar, restart=story_starts)
-            self._grammar = grammar
-        self.source.start_listening()
+        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling))
 
     def _heard(self, heard: Heard) -> None:
         """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions.
@@ -434,13 +413,13 @@ class Session:
             finally:
                 self.out.stamp = ""
 
-    def _microphone_gone(self, gone: MicrophoneGone) -> None:
+    def _microphone_gone(self, reason: str) -> None:
         timing = self.clock is not None and self.clock.deadline is not None
         if self.clock is not None:
             self.clock.pause()
         self.out.quiet = False
-        self.out.shared([f"{gone.reason} The timer is paused until the microphone is back." if timing else
-                         f"{gone.reason} Commands can still be typed."])
+        self.out.shared([f"{reason} The timer is paused until the microphone is back." if timing else
+                         f"{reason} Commands can still be typed."])
 
     def _microphone_back(self) -> None:
         timing = self.clock is not None and self.clock.paused is not None

@@ -11,7 +11,8 @@ from pathlib import Path
 from games.base import Match
 from host.cli.catalog import GAMES, referee
 from host.storage.decks import load_opening_cards
-from host.speech.hearing import Heard
+from host.session.events import Heard, InputEnded, InputEvent, Typed
+from host.session.inputs import Listening
 from host.adapters.narration import NarrationListener
 from host.speech.recognizer import Hypothesis
 from host.session.session import Session, TextOutput
@@ -27,15 +28,19 @@ STORY = "dad turned on the radio and the old car was hot then the police came wi
 class Scripted:
     """Typed lines and heard utterances, in order: what the keyboard and microphone deliver."""
 
-    def __init__(self, items: list[object]) -> None:
+    def __init__(self, items: list[str | InputEvent]) -> None:
         self.items = items
 
-    def read(self, timeout: float | None) -> object:
+    def read(self, timeout: float | None) -> InputEvent:
         if not self.items:
-            raise EOFError
-        return self.items.pop(0)
+            return InputEnded()
+        item = self.items.pop(0)
+        return Typed(item) if isinstance(item, str) else item
 
     def secret(self, hidden: bool) -> None:
+        pass
+
+    def listen(self, wanted: Listening | None) -> None:
         pass
 
 
