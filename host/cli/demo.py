@@ -22,7 +22,7 @@ from host.session.events import InputEvent, Typed
 from host.session.inputs import Listening, ScriptSource
 from host.adapters.narration import NarrationListener
 from host.speech.recognizer import Recognizer, open_recognizer
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
 from host.storage.store import GameStore
 
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
                 data.joinpath("demo.script").open("rb") as lines:
             game_id = store.create("stories", settings)
             match = Match(GAMES["stories"].factory(settings))
-            session = Session(store, game_id, match, TextOutput(speaker=voice), listener=NarrationListener(referee()))
+            session = Session(SessionConfig(store, game_id, match, TextOutput(speaker=voice), listener=NarrationListener(referee())))
             session.end_note = (
                 "That was one story; with four players a whole game has eight. Start your own with: "
                 "storyhost play stories --players NAME NAME NAME"

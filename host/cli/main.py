@@ -29,7 +29,7 @@ from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_reco
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
-from host.session.session import Session, StoryClock, TextOutput
+from host.session.session import Session, SessionConfig, StoryClock, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names, nearest_term
@@ -164,12 +164,11 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     without = frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"})
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
-        clock = StoryClock(timer) if wall_clock and timer else None
         preferences, trouble = load_preferences()  # verbosity shortens printed lines too
         if trouble:
             print(trouble, file=sys.stderr)
-        Session(store, saved.id, match, TextOutput(), clock, listener, preferences=preferences,
-                without=without).run(source)
+        Session(SessionConfig(store, saved.id, match, TextOutput(), preferences, StoryClock(timer if wall_clock else None),
+                              listener, without=without)).run(source)
         return
     speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
@@ -180,11 +179,11 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
         source = LiveInput(microphone, recognizer, MicGate(speaker))
-        clock = StoryClock(timer) if timer else None
         reading = None
         if saved.settings.get("storyteller") == "human":
             reading = CardReading({card["number"]: card["text"] for card in saved.settings["tale"]["cards"]})
-        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without).run(source)
+        Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer), listener, voice, reading,
+                              without)).run(source)
     finally:
         inputs.close()
 

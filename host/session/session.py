@@ -120,14 +120,17 @@ class TextOutput:
 
 @dataclass
 class StoryClock:
-    """The Stories! timer on the wall clock: at a terminal or in a live round, not in a script."""
+    """The Stories! timer on the wall clock: at a terminal or in a live round. Without `seconds`
+    (a script, which says 'timeup' where the timer runs out) it never starts."""
 
-    seconds: float
+    seconds: float | None = None
     deadline: float | None = None
     paused: float | None = None  # seconds left when the microphone was lost
     warnings: list[float] = field(default_factory=list)
 
     def start(self) -> None:
+        if self.seconds is None:
+            return
         self.deadline = time.monotonic() + self.seconds
         self.warnings = [w for w in (30.0, 10.0) if w < self.seconds]
 
@@ -155,33 +158,41 @@ class StoryClock:
         return left - self.warnings[0] if self.warnings and left > self.warnings[0] else left
 
 
+@dataclass
+class SessionConfig:
+    """What a session plays: the game, where it is saved, the shared channel; and what it can do
+    besides taking typed commands, each capability off unless given."""
+
+    store: GameStore
+    game_id: int
+    match: Match
+    output: TextOutput
+    #: verbosity and speech rate ('verbosity', 'rate' change and save them)
+    preferences: Preferences = field(default_factory=Preferences)
+    #: the Stories! timer (it never starts when no time is given)
+    clock: StoryClock = field(default_factory=StoryClock)
+    #: the referee's ears: stories typed with 'say' or heard tick the terms
+    listener: NarrationListener | None = None
+    #: spoken commands, and the microphone open all game
+    voice: VoiceControl | None = None
+    #: a person reads each Storytelling card aloud, and the host finds which card it was
+    card_reading: CardReading | None = None
+    #: commands of the game not offered in help or hints (a Storytelling card is chosen by
+    #: 'read' only when a person is the storyteller)
+    without: frozenset[str] = frozenset()
+
+
 class Session:
     """Plays one saved game from a line source until it ends, input ends, or 'quit'."""
 
-    def __init__(
-        self,
-        store: GameStore,
-        game_id: int,
-        match: Match,
-        output: TextOutput,
-        clock: StoryClock | None = None,
-        listener: NarrationListener | None = None,
-        voice: VoiceControl | None = None,
-        preferences: Preferences | None = None,
-        card_reading: CardReading | None = None,
-        without: frozenset[str] = frozenset(),
-    ) -> None:
-        """`without`: commands of the game not offered in help or hints (a Storytelling card is
-        chosen by 'read' only when a person is the storyteller)."""
-        self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
-        self.without = without
-        self.listener = listener
-        self.voice = voice
-        self.preferences = preferences or Preferences()
-        self.card_reading = card_reading
+    def __init__(self, config: SessionConfig) -> None:
+        self.config = config
+        self.store, self.game_id, self.match, self.out = config.store, config.game_id, config.match, config.output
+        self.clock, self.listener, self.voice = config.clock, config.listener, config.voice
+        self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
-        self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
+        self.end_note = f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it."
 
     @property
     def state(self) -> GameState:
@@ -199,7 +210,7 @@ class Session:
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
-                match source.read(self.clock.next_wake() if self.clock else None):
+                match source.read(self.clock.next_wake()):
                     case InputEnded():
                         self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
                         return
@@ -367,11 +378,10 @@ class Session:
         self.source.secret(self.state.secret_input())
         telling = self._telling()
         self.out.quiet = telling
-        if self.clock is not None:
-            if telling and self.clock.deadline is None and self.clock.paused is None:
-                self.clock.start()
-            elif not telling:
-                self.clock.stop()
+        if telling and self.clock.deadline is None and self.clock.paused is None:
+            self.clock.start()
+        elif not telling:
+            self.clock.stop()
         if self.voice is None:
             self.source.listen(Listening(None, story=True) if telling else None)
             return
@@ -414,21 +424,18 @@ class Session:
                 self.out.stamp = ""
 
     def _microphone_gone(self, reason: str) -> None:
-        timing = self.clock is not None and self.clock.deadline is not None
-        if self.clock is not None:
-            self.clock.pause()
+        timing = self.clock.deadline is not None
+        self.clock.pause()
         self.out.quiet = False
         self.out.shared([f"{reason} The timer is paused until the microphone is back." if timing else
                          f"{reason} Commands can still be typed."])
 
     def _microphone_back(self) -> None:
-        timing = self.clock is not None and self.clock.paused is not None
-        if self.clock is not None:
-            self.clock.resume()
+        timing = self.clock.paused is not None
+        self.clock.resume()
         self.out.shared(["The microphone is back: the story and the timer go on." if timing else "The microphone is back."])
 
     def _clock_tick(self) -> None:
-        assert self.clock is not None
         left = self.clock.left()
         if left is not None and left > 0 and self.clock.warnings:
             self.out.earcon("warning")
@@ -476,7 +483,7 @@ class Session:
         self.out.note(self.state.status())
 
     def _cmd_time(self, rest: str) -> None:
-        left = self.clock.left() if self.clock else None
+        left = self.clock.left()
         if left is None:
             self.out.note("No timer is running.")
         else:

@@ -15,7 +15,7 @@ from host.session.events import Heard, InputEnded, InputEvent, Typed
 from host.session.inputs import Listening
 from host.adapters.narration import NarrationListener
 from host.speech.recognizer import Hypothesis
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker
 from host.storage.store import GameStore
 from nlp.ticks import HeardWord
@@ -53,8 +53,8 @@ def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: P
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(store, game, Match(GAMES["stories"].factory(settings)), output,
-                          listener=NarrationListener(referee()))
+        session = Session(SessionConfig(store, game, Match(GAMES["stories"].factory(settings)), output,
+                                        listener=NarrationListener(referee())))
         session.run(Scripted([*SETUP, Heard(Hypothesis(words, True), words[-1].end)]))
     assert any(line.startswith("The timer runs 60 seconds") for line in said)  # the story's start
     ticks = [line for line in printed if "ticks a term" in line]
@@ -78,7 +78,7 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=lambda line: None))
         match = Match(GAMES["stories"].factory(settings))
-        session = Session(store, game, match, output, listener=NarrationListener(referee()))
+        session = Session(SessionConfig(store, game, match, output, listener=NarrationListener(referee())))
         session.run(Scripted([*setup, Heard(Hypothesis(words, True), words[-1].end)]))
         moves = [str(action) for action in store.actions(game)]
     assert "tick Sabine bag, Stephan bag" in moves and not any(m.startswith("tick") and "truck" in m for m in moves)
