@@ -21,7 +21,7 @@ from host.session.screen import visible
 from host.audio.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.storage.store import GameStore
 from host.adapters.card_reading import CardReading
-from host.voice.control import Question, VoiceControl
+from host.voice.control import Command, HostRequest, Question, VoiceControl
 
 @dataclass(frozen=True)
 class HostCommand:
@@ -217,7 +217,8 @@ class Session:
                     case ClockWake():
                         self._clock_tick()
                     case Heard() as heard:
-                        self._heard(heard)
+                        if not self._heard(heard):
+                            return
                     case MicrophoneGone(reason):
                         self._microphone_gone(reason)
                     case MicrophoneBack():
@@ -239,9 +240,8 @@ class Session:
         if not command:
             return True
         verb, _, rest = command.partition(" ")
-        host_command = getattr(self, f"_cmd_{verb.casefold()}", None)
-        if host_command is not None:
-            return host_command(rest.strip()) is not False
+        if hasattr(self, f"_cmd_{verb.casefold()}"):
+            return self.perform(HostRequest(verb.casefold(), rest.strip()))
         try:
             action = self.state.parse(command)
         except IllegalAction as refusal:
@@ -253,6 +253,19 @@ class Session:
             return True
         self.play(action)
         return True
+
+    def perform(self, command: Command) -> bool:
+        """Carry out a command understood already (a spoken one); False when the players want to stop."""
+        match command:
+            case HostRequest(name, rest):
+                return getattr(self, f"_cmd_{name}")(rest) is not False
+            case Action():
+                self.play(command)
+        return True
+
+    def _perform_all(self, commands: list[Command]) -> bool:
+        """Each command in turn, until one stops the session; False if one did."""
+        return all(self.perform(command) for command in commands)
 
     def _offered(self) -> list[Choice]:
         """The legal moves a hint may name: none with free words (a term, a clue, which may be
@@ -360,14 +373,14 @@ class Session:
         assert self.card_reading is not None and self.voice is not None
         recognised = self.card_reading.hear(self.state, text)
         if recognised.guess is not None:  # the whole card was heard, and the host is not sure
-            self.voice.ask(Question(f"Was that card {recognised.guess}", line=f"read {recognised.guess}", plain=True))
+            self.voice.ask(Question(f"Was that card {recognised.guess}", Action("read", None, (str(recognised.guess),)), plain=True))
         elif recognised.number == recognised.expected:
             self.out.shared(self.card_reading.confirm(self.state))
         elif recognised.number is not None:
             self.voice.ask(Question(
                 f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
                 f"Play card {recognised.number}",
-                line=f"read {recognised.number}",
+                Action("read", None, (str(recognised.number),)),
                 plain=True,
             ))
 
@@ -385,35 +398,38 @@ class Session:
         if self.voice is None:
             self.source.listen(Listening(None, story=True) if telling else None)
             return
-        reading = self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None
-        grammar = None if telling or reading or self.state.is_over() else self.voice.grammar(self.state)
+        grammar = None if telling or self._reading_aloud() or self.state.is_over() else self.voice.grammar(self.state)
         self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling))
 
-    def _heard(self, heard: Heard) -> None:
-        """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions.
+    def _heard(self, heard: Heard) -> bool:
+        """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
+        questions), a card read aloud, or spoken commands; False when they stop the session.
         The storyteller's words are public: each finished utterance is printed as heard."""
-        if heard.hypothesis.final and heard.hypothesis.words:
-            self.out.write(f"Heard: {heard.hypothesis.text}")
-        telling = self._telling()
-        if self.voice is not None and heard.hypothesis.final and not telling:
-            if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
-                if self.voice.is_aside(self.state, heard.hypothesis):  # "host, read card five"
-                    for line in self.voice.aside(self.state, heard.hypothesis):
-                        self.handle(line)
-                else:
-                    self._hear_reading(heard.hypothesis.text)
-                self._follow_phase()
-                return
-            for line in self.voice.hear(self.state, heard.hypothesis):
-                self.handle(line)
-            self._follow_phase()
-            return
-        if self.listener is None or not telling:
-            return
-        if self.voice is not None and heard.hypothesis.final:
-            for line in self.voice.aside(self.state, heard.hypothesis):
-                self.handle(line)
-        for action, at in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
+        hypothesis = heard.hypothesis
+        if hypothesis.final and hypothesis.words:
+            self.out.write(f"Heard: {hypothesis.text}")
+        if self._telling():
+            return self._heard_story(heard)
+        if self.voice is None or not hypothesis.final:
+            return True
+        if not self._reading_aloud():
+            commands = self.voice.hear(self.state, hypothesis)
+        elif self.voice.is_aside(self.state, hypothesis):  # "host, read card five"
+            commands = self.voice.aside(self.state, hypothesis)
+        else:
+            commands = []
+            self._hear_reading(hypothesis.text)
+        go_on = self._perform_all(commands)
+        self._follow_phase()
+        return go_on
+
+    def _heard_story(self, heard: Heard) -> bool:
+        """The story told: its words tick terms; a command needs the prefix word ("host, time left")."""
+        assert self.listener is not None
+        hypothesis = heard.hypothesis
+        if self.voice is not None and hypothesis.final and not self._perform_all(self.voice.aside(self.state, hypothesis)):
+            return False
+        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final):
             if not self.listener.listening(self.state):  # Stop! was called
                 break
             self.out.stamp = "" if at is None else f"[{at:.1f} s] "
@@ -422,6 +438,12 @@ class Session:
                     self.out.earcon("tick")
             finally:
                 self.out.stamp = ""
+        return True
+
+    def _reading_aloud(self) -> bool:
+        """A person is to read the Storytelling card aloud, and no question waits for an answer."""
+        return (self.card_reading is not None and self.card_reading.waiting(self.state)
+                and (self.voice is None or self.voice.question is None))
 
     def _microphone_gone(self, reason: str) -> None:
         timing = self.clock.deadline is not None
