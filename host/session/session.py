@@ -186,7 +186,6 @@ class Session:
     """Plays one saved game from a line source until it ends, input ends, or 'quit'."""
 
     def __init__(self, config: SessionConfig) -> None:
-        self.config = config
         self.store, self.game_id, self.match, self.out = config.store, config.game_id, config.match, config.output
         self.clock, self.listener, self.voice = config.clock, config.listener, config.voice
         self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
