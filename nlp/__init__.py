@@ -1,7 +1,9 @@
 """Language: term rules, sameness and ticking over text.
 
 `load_referee()` gives the `TermReferee` (which terms may be written, which are the same);
-`TickTracker` follows a story, typed or recognized word by word, and ticks terms off.
+`TickTracker` follows a story, typed or recognized word by word, and says which player's terms
+are heard (`TickEvent`); what a game makes of that is the host's business. Pronunciations come
+from the CMU Pronouncing Dictionary (`soundalike`), never from a speech engine.
 """
 
 from nlp.referee import (

@@ -2,7 +2,7 @@
 
 Texts are compared by sound, not spelling: a recognizer mishears words as others that sound alike
 ("dragon's scaly chest" -> "dragons kelly chest", "house of straw" -> "house of strong"), so each
-word becomes its pronunciation in the CMU dictionary inside the PocketSphinx wheel (a word missing
+word becomes its pronunciation in the CMU Pronouncing Dictionary (nlp.soundalike; a word missing
 from it borrows that of the closest-spelled word), one character a phone, and rapidfuzz's
 `partial_ratio` finds the stretch of each card that best matches what was heard. That works on the
 first words of a reading as on the whole card. On the recognizer's output for all 52 cards
@@ -30,7 +30,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from nlp.soundalike import cmu_dictionary, load_pronunciations
+from nlp.soundalike import load_pronunciations
 
 EVIDENCE = 25  # phones heard for full weight
 SURE_SCORE = 0.65  # another tale's cards read: scores up to 0.62
@@ -107,7 +107,7 @@ def _sounds(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _pronounce(word: str) -> str:
-    dictionary = load_pronunciations(cmu_dictionary())
+    dictionary = load_pronunciations()
     found = dictionary.get(word) or dictionary.get(word.replace("'", ""))
     if found is None:  # e.g. "chinny": like "chinn"
         closest = process.extractOne(word, dictionary.keys(), scorer=Levenshtein.normalized_similarity)

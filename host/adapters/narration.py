@@ -1,9 +1,9 @@
 """The referee's ears during a Stories! story: heard words in, tick and untick actions out.
 
 The tracker is built when a story's narration starts, from every player's written terms (the
-engine's per-player views: the host is the one party allowed to know them all). Its decisions
-become ordinary `tick`/`untick` actions, so they are logged, replayed and correctable like a
-player's own ticks.
+engine's per-player views: the host is the one party allowed to know them all). It says which
+terms are heard, or no longer heard; here they become ordinary `tick`/`untick` actions of the
+game, so they are logged, replayed and correctable like a player's own ticks.
 """
 from __future__ import annotations
 
@@ -67,11 +67,11 @@ class NarrationListener:
         changes = [
             event
             for event in latest.values()
-            if (event.kind == "tick") != (event.term in self._ticked(state, event.player))
+            if event.ticked != (event.term in self._ticked(state, event.player))
         ]
-        unticks = [(Action("untick", e.player, (e.term,)), e.time) for e in changes if e.kind == "untick"]
+        unticks = [(Action("untick", e.player, (e.term,)), e.time) for e in changes if not e.ticked]
         heard: dict[tuple[int, int] | None, list[TickEvent]] = {}
-        for event in sorted((e for e in changes if e.kind == "tick"), key=lambda e: e.heard_at or (0, 0)):
+        for event in sorted((e for e in changes if e.ticked), key=lambda e: e.heard_at or (0, 0)):
             heard.setdefault(event.heard_at, []).append(event)
         ticks = []
         for first, *others in heard.values():

@@ -47,6 +47,13 @@ class AudioSource(Protocol):
     def close(self) -> None: ...
 
 
+class Microphone(AudioSource, Protocol):
+    """A live source that can be lost (MicrophoneLost while iterating) and opened again."""
+
+    def reconnect(self, timeout: float | None = None, interval: float = 0.5,
+                  cancel: threading.Event | None = None) -> bool: ...
+
+
 #: how long a just-opened microphone may take to deliver its first block before it counts as lost
 FIRST_BLOCK_SECONDS = 3.0
 

@@ -20,9 +20,10 @@ from host.audio.sources import FileSource
 from host.adapters.base import adapter_for
 from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
-from host.session.inputs import ScriptSource
+from host.session.events import InputEvent, Typed
+from host.session.inputs import Listening, ScriptSource
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
 from host.storage.store import GameStore
 
@@ -46,7 +47,7 @@ class RecordedStory:
         self.speaker, self.telling = speaker, telling
         self._heard: Iterator[Heard] | None = None
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> InputEvent:
         if self._heard is not None:
             heard = next(self._heard, None)
             if heard is not None:
@@ -54,11 +55,11 @@ class RecordedStory:
             self._heard = None
             if self.telling():
                 print("(The recording is over; the sand timer runs out.)")
-                return TIME_UP
+                return Typed(TIME_UP)
         if self.speaker is not None:
             self.speaker.wait(timeout=60)  # let the table hear each announcement to its end
         line = self.script.read(timeout)
-        if line != LISTEN:
+        if line != Typed(LISTEN):
             return line
         print(f"(Nina tells her story: the recording {self.recording.name} is heard as through a microphone.)")
         self.recognizer.reset()
@@ -68,6 +69,9 @@ class RecordedStory:
 
     def secret(self, hidden: bool) -> None:
         """The demo's terms are typed by the script: there is nothing to hide from."""
+
+    def listen(self, wanted: Listening | None) -> None:
+        """The recording plays at 'listen', whatever the session would have the microphone do."""
 
 
 def main(argv: list[str]) -> int:
@@ -98,7 +102,8 @@ def main(argv: list[str]) -> int:
                 data.joinpath("demo.script").open("rb") as lines:
             game_id = store.create(GAME, settings)
             match = Match(make(GAME, settings))
-            session = Session(store, game_id, match, TextOutput(speaker=voice), listener=adapter_for(GAME).listener())
+            session = Session(SessionConfig(store, game_id, match, TextOutput(speaker=voice),
+                                            listener=adapter_for(GAME).listener()))
             session.end_note = (
                 "That was one story; with four players a whole game has eight. Start your own with: "
                 "storyhost play stories --players NAME NAME NAME"

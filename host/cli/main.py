@@ -30,7 +30,7 @@ from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_reco
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
-from host.session.session import Session, StoryClock, TextOutput
+from host.session.session import Session, SessionConfig, StoryClock, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
@@ -211,15 +211,15 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     without = adapter.without(saved.settings)
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
-        clock = StoryClock(timer) if wall_clock and timer else None
         preferences, trouble = load_preferences()  # verbosity shortens printed lines too
         if trouble:
             print(trouble, file=sys.stderr)
         output = TextOutput()
         companion = _start_companion(store, saved, options, output) if options.companion else None
         try:
-            Session(store, saved.id, match, output, clock, listener, preferences=preferences, without=without,
-                    private=companion, adapter=adapter).run(companion.attach(source) if companion else source)
+            Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer if wall_clock else None),
+                                  listener, without=without, private=companion, adapter=adapter)
+                    ).run(companion.attach(source) if companion else source)
         finally:
             if companion is not None:
                 companion.close()
@@ -237,10 +237,9 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         if options.companion:
             companion = _start_companion(store, saved, options, output)
             companion.attach(source)
-        clock = StoryClock(timer) if timer else None
         reading = adapter.card_reading(saved.settings)
-        Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without,
-                companion, adapter).run(source)
+        Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer), listener, voice, reading,
+                              without, companion, adapter)).run(source)
     finally:
         if companion is not None:
             companion.close()

@@ -129,12 +129,12 @@ def _until_stop(
     Stop! comes after the last of the ticks one heard word earns, for every player."""
     ticked: dict[tuple[str, int], TickEvent] = {}
     for i, event in enumerate(events):
-        if event.kind == "untick":
+        if not event.ticked:
             ticked.pop((event.player, event.index), None)
             continue
         ticked[(event.player, event.index)] = event
         following = events[i + 1] if i + 1 < len(events) else None
-        if following is not None and following.kind == "tick" and following.heard_at == event.heard_at:
+        if following is not None and following.ticked and following.heard_at == event.heard_at:
             continue  # the same word earns more ticks
         done = [
             player

@@ -28,7 +28,8 @@ from host.adapters.base import adapter_for
 from host.companion.screens import KEPT, player_screen, table_screen
 from host.companion.source import with_phones
 from host.session.inputs import LineSource
-from host.session.session import PlayerLine, Session
+from host.session.events import PlayerLine
+from host.session.session import Session
 from host.storage.store import GameStore, StoreError
 
 #: the longest text a phone may send (a term or a number)

@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from host.session.inputs import LineSource, TerminalSource
+from host.session.events import ClockWake, InputEnded, InputEvent, PlayerLine
+from host.session.inputs import LineSource, Listening, TerminalSource
 from host.session.live import LiveInput
-from host.session.session import PlayerLine
 
 
 def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
@@ -36,7 +36,7 @@ class MergedSource:
     order."""
 
     inner: LineSource
-    items: queue.Queue[object] = field(default_factory=queue.Queue)
+    items: queue.Queue[Echoed | PlayerLine] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
         self._echo: Callable[[str], None] | None = getattr(self.inner, "echo", None)
@@ -47,39 +47,38 @@ class MergedSource:
 
     def _forward(self) -> None:
         while True:
-            try:
-                item: object = self.inner.read(None)
-            except EOFError:
-                item = EOFError
+            item = self.inner.read(None)
             echoes, self._held[:] = list(self._held), []
             self.items.put(Echoed(item, echoes))
-            if item is EOFError:
+            if isinstance(item, InputEnded):
                 return
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> InputEvent:
         try:
-            item = self.items.get(timeout=timeout)
+            queued = self.items.get(timeout=timeout)
         except queue.Empty:
-            return None
-        if isinstance(item, Echoed):
-            for line in item.echoes:
-                if self._echo is not None:
-                    self._echo(line)
-            item = item.item
-        if item is EOFError:
-            self.items.put(EOFError)  # every later read ends too
-            raise EOFError
-        return item
+            return ClockWake()
+        if isinstance(queued, PlayerLine):
+            return queued
+        for line in queued.echoes:
+            if self._echo is not None:
+                self._echo(line)
+        if isinstance(queued.item, InputEnded):
+            self.items.put(queued)  # every later read ends too
+        return queued.item
 
     def secret(self, hidden: bool) -> None:
         self.inner.secret(hidden)
+
+    def listen(self, wanted: Listening | None) -> None:
+        self.inner.listen(wanted)
 
 
 @dataclass(frozen=True)
 class Echoed:
     """A line read ahead, with what its source prints when the session takes it."""
 
-    item: object
+    item: InputEvent
     echoes: list[str]
 
 
@@ -99,7 +98,7 @@ class WokenTerminal:
         self.phones.put(line)
         os.write(self.wake_write, b"!")
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> InputEvent:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
@@ -107,10 +106,13 @@ class WokenTerminal:
             except queue.Empty:
                 pass
             item = self.terminal.read(None if deadline is None else max(0.0, deadline - time.monotonic()))
-            if item is not None:
+            if not isinstance(item, ClockWake):
                 return item
             if self.phones.empty() and deadline is not None and time.monotonic() >= deadline:
-                return None  # the clock's time, as without phones
+                return item  # the clock's time, as without phones
 
     def secret(self, hidden: bool) -> None:
         self.terminal.secret(hidden)
+
+    def listen(self, wanted: Listening | None) -> None:
+        self.terminal.listen(wanted)

@@ -1,4 +1,5 @@
-"""Where command lines come from: a person at a terminal, a script file, or a pipe.
+"""Where input comes from, as events: a person at a terminal, a script file, or a pipe (and, in
+`live`, the live round's keyboard and microphone).
 
 One decoding policy for every line, typed, piped or scripted (`decode_line`): UTF-8, a byte
 order mark dropped, names and terms composed (NFC) so that a decomposed "é" is the same letter
@@ -24,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol, TextIO
 
-from host.storage.files import FileRefused, read_capped
+from host.session.events import ClockWake, InputEnded, InputEvent, Refused, Typed
 from host.session.screen import shortened, visible
+from host.storage.files import FileRefused, read_capped
 
 #: the longest command line taken, in bytes (a clue or a said sentence fits many times over)
 MAX_LINE_BYTES = 4096
@@ -36,19 +38,26 @@ _COMMENT = re.compile(r"(?<!\\)#.*")
 
 
 class LineSource(Protocol):
-    def read(self, timeout: float | None) -> object | None:
-        """The next input (a command line, a `Refused` line, or for a live round something
-        heard); None if `timeout` seconds passed first; EOFError when input ends."""
+    """Where a session's input comes from, as events (host.session.events)."""
+
+    def read(self, timeout: float | None) -> InputEvent:
+        """The next input; `ClockWake` if `timeout` seconds passed first; `InputEnded` at the end."""
 
     def secret(self, hidden: bool) -> None:
         """Hide typing from the screen (terms, votes) or show it again."""
 
+    def listen(self, wanted: Listening | None) -> None:
+        """Have the microphone listen for `wanted`, or close it (None); a source without a
+        microphone has nothing to do."""
+
 
 @dataclass(frozen=True)
-class Refused:
-    """An input line that cannot be taken at all; `message` says why, in one line."""
+class Listening:
+    """What the microphone listens for: the phrases allowed now, or free speech (None). With
+    `story`, free speech is a story starting: its times count from now."""
 
-    message: str
+    phrases: tuple[str, ...] | None
+    story: bool = False
 
 
 NOT_UTF8 = Refused("That line is not UTF-8 text, so nothing was done: type it again.")
@@ -105,18 +114,24 @@ class ScriptSource:
     stream: IO[bytes]
     echo: Callable[[str], None] = print
 
-    def read(self, timeout: float | None) -> str | Refused:
+    def read(self, timeout: float | None) -> Typed | Refused | InputEnded:
         while True:
-            line = read_line(self.stream)
+            try:
+                line = read_line(self.stream)
+            except EOFError:
+                return InputEnded()
             if isinstance(line, Refused):
                 return line
             line = without_comment(line)
             if line:
                 self.echo(visible(f"> {shortened(line)}"))
-                return line
+                return Typed(line)
 
     def secret(self, hidden: bool) -> None:
         """A script is typed in advance: nothing to hide as it is read."""
+
+    def listen(self, wanted: Listening | None) -> None:
+        """A script has no microphone."""
 
 
 def set_echo(stream: TextIO, on: bool) -> None:
@@ -189,16 +204,16 @@ class TerminalSource:
         set_echo(self.stream, False)
         atexit.register(set_echo, self.stream, True)
 
-    def read(self, timeout: float | None) -> str | Refused | None:
+    def read(self, timeout: float | None) -> Typed | Refused | ClockWake | InputEnded:
         shown = "" if self.hidden else self.typed
         self.out.write(("(typing is hidden) > " if self.hidden else "> ") + shown)
         self.out.flush()
         deadline = None if timeout is None else time.monotonic() + timeout
         with keys(self.stream):
             while True:
-                line = self._take_keys()
-                if line is not None:
-                    return line
+                taken = self._take_keys()
+                if taken is not None:
+                    return taken
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())
                 watched = [self.stream.fileno(), *([self.wake] if self.wake is not None else [])]
                 ready, _, _ = select.select(watched, [], [], wait)
@@ -207,13 +222,13 @@ class TerminalSource:
                 if not ready or ready == [self.wake]:
                     self.out.write("\r\033[K")  # the prompt's line is cleared for the news
                     self.out.flush()
-                    return None
+                    return ClockWake()
                 data = os.read(self.stream.fileno(), 1024)
                 if not data:
-                    raise EOFError
+                    return InputEnded()
                 self._keys_left += self._decoder.decode(data)
 
-    def _take_keys(self) -> str | Refused | None:
+    def _take_keys(self) -> Typed | Refused | InputEnded | None:
         """Take the keys typed so far; the whole line once Enter is pressed."""
         while self._keys_left:
             key, self._keys_left = self._keys_left[0], self._keys_left[1:]
@@ -225,10 +240,11 @@ class TerminalSource:
                 line, self.typed = self.typed, ""
                 self._echo("\n")
                 raw = line.encode("utf-8", "surrogateescape")
-                return TOO_LONG if len(raw) > MAX_LINE_BYTES else decode_line(raw)
+                decoded = TOO_LONG if len(raw) > MAX_LINE_BYTES else decode_line(raw)
+                return decoded if isinstance(decoded, Refused) else Typed(decoded)
             elif key == END_OF_FILE and not self.typed:
                 self._echo("\n")
-                raise EOFError
+                return InputEnded()
             elif key in ERASE and self.typed:
                 self.typed = self.typed[:-1]
                 self._echo("\b \b")
@@ -251,3 +267,6 @@ class TerminalSource:
     def reveal(self, title: str, lines: list[str]) -> None:
         with keys(self.stream):
             reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), "a key")
+
+    def listen(self, wanted: Listening | None) -> None:
+        """Typing only: no microphone."""

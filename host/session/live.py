@@ -10,26 +10,14 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
-from host.audio.sources import AudioChunk, AudioDeviceError, AudioSource, MicGate, MicrophoneLost
-from host.speech.hearing import Heard, hear, muted
-from host.session.inputs import reveal, set_echo
+from host.audio.sources import AudioChunk, AudioDeviceError, MicGate, Microphone, MicrophoneLost
+from host.session.events import ClockWake, Heard, InputEnded, InputEvent, MicrophoneBack, MicrophoneGone, Typed
+from host.session.inputs import Listening, reveal, set_echo
+from host.speech.hearing import hear, muted
 from host.speech.recognizer import Recognizer
-
-
-@dataclass(frozen=True)
-class MicrophoneGone:
-    """The microphone stopped delivering sound (the session pauses the timer)."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
-class MicrophoneBack:
-    """The microphone delivers sound again (the session restarts the timer)."""
 
 
 class LiveInput:
@@ -37,37 +25,35 @@ class LiveInput:
 
     def __init__(
         self,
-        open_microphone: Callable[[], AudioSource],
+        open_microphone: Callable[[], Microphone],
         recognizer: Recognizer,
         gate: MicGate,
         keyboard: TextIO = sys.stdin,
     ) -> None:
         self.open_microphone, self.recognizer, self.gate, self.keyboard = open_microphone, recognizer, gate, keyboard
-        self._queue: queue.Queue[object] = queue.Queue()
+        self._queue: queue.Queue[InputEvent] = queue.Queue()
         self._listening: threading.Event | None = None
         self._listener: threading.Thread | None = None
-        self._retune: tuple[list[str] | None, bool] | None = None  # phrases and restart, for the mic thread
+        self._retune: tuple[Sequence[str] | None, bool] | None = None  # phrases and restart, for the mic thread
         self._retune_lock = threading.Lock()
+        self._phrases: tuple[str, ...] | None | bool = False  # what the recognizer listens for (False: not set)
         self.hidden = False
         threading.Thread(target=self._read_keyboard, name="keyboard", daemon=True).start()
 
     def _read_keyboard(self) -> None:
         for line in self.keyboard:
-            self._queue.put(line.strip())
-        self._queue.put(EOFError)
+            self._queue.put(Typed(line.strip()))
+        self._queue.put(InputEnded())
 
-    def put(self, item: object) -> None:
+    def put(self, item: InputEvent) -> None:
         """Something for the session from another thread (a phone's command), in its turn."""
         self._queue.put(item)
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> InputEvent:
         try:
-            item = self._queue.get(timeout=timeout)
+            return self._queue.get(timeout=timeout)
         except queue.Empty:
-            return None
-        if item is EOFError:
-            raise EOFError
-        return item
+            return ClockWake()
 
     def secret(self, hidden: bool) -> None:
         if hidden != self.hidden:
@@ -81,7 +67,7 @@ class LiveInput:
             for line in lines:
                 print(line)
             return
-        waiting: list[object] = []
+        waiting: list[InputEvent] = []
         set_echo(self.keyboard, False)
         try:
             reveal(sys.stdout, title, lines, lambda: self._next_typed(waiting), "Enter")
@@ -90,18 +76,29 @@ class LiveInput:
             for item in waiting:
                 self._queue.put(item)
 
-    def _next_typed(self, waiting: list[object]) -> None:
+    def _next_typed(self, waiting: list[InputEvent]) -> None:
         """Wait for the next typed line, keeping everything else that comes first."""
-        if EOFError in waiting:  # the keyboard is gone: nothing more will be typed
+        if any(isinstance(item, InputEnded) for item in waiting):  # the keyboard is gone: nothing more will be typed
             return
-        while (item := self._queue.get()) is not EOFError and not isinstance(item, str):
+        while not isinstance(item := self._queue.get(), (InputEnded, Typed)):
             waiting.append(item)
-        if item is EOFError:
+        if isinstance(item, InputEnded):
             waiting.append(item)
 
     @property
     def listening(self) -> bool:
         return self._listening is not None
+
+    def listen(self, wanted: Listening | None) -> None:
+        """The microphone open for `wanted` (a change of phrases is made from the next chunk on;
+        a story forgets the audio before it, so its times count from its start), or closed."""
+        if wanted is None:
+            self.stop_listening()
+            return
+        if wanted.phrases != self._phrases:
+            self.listen_for(wanted.phrases, restart=wanted.story and self._phrases is not None)
+            self._phrases = wanted.phrases
+        self.start_listening()
 
     def start_listening(self) -> None:
         """Open the microphone and hear the story (times start at 0 now)."""
@@ -112,7 +109,7 @@ class LiveInput:
         self._listener = threading.Thread(target=self._listen, args=(self._listening,), name="microphone", daemon=True)
         self._listener.start()
 
-    def listen_for(self, phrases: list[str] | None, restart: bool = False) -> None:
+    def listen_for(self, phrases: Sequence[str] | None, restart: bool = False) -> None:
         """From the next chunk on, hear only these phrases (None: free speech); with `restart`
         forget the audio so far, so times count from now (a story's start). The change is made
         on the microphone's thread, which alone touches the recognizer while it listens."""
@@ -159,7 +156,7 @@ class LiveInput:
                     return  # stopped, or the source ended (a file standing in for a microphone)
                 except MicrophoneLost as lost:
                     self._queue.put(MicrophoneGone(str(lost)))
-                    if not microphone.reconnect(cancel=stop):  # type: ignore[attr-defined]
+                    if not microphone.reconnect(cancel=stop):
                         return
                     self._queue.put(MicrophoneBack())
         finally:

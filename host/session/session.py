@@ -15,16 +15,15 @@ from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
-from host.speech.hearing import Heard
-from host.session.inputs import LineSource, Refused
-from host.session.live import LiveInput, MicrophoneBack, MicrophoneGone
+from host.session.events import ClockWake, Heard, InputEnded, MicrophoneBack, MicrophoneGone, PlayerLine, Refused, Typed
+from host.session.inputs import LineSource, Listening
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences, save
 from host.session.screen import visible
 from host.audio.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.storage.store import GameStore
 from host.adapters.card_reading import CardReading
-from host.voice.control import Question, VoiceControl
+from host.voice.control import Command, HostRequest, Question, VoiceControl
 
 @dataclass(frozen=True)
 class HostCommand:
@@ -84,14 +83,6 @@ def normalise(line: str) -> str:
         if words.casefold() == phrase or words.casefold().startswith(phrase + " "):
             return replacement + words[len(phrase):]
     return words
-
-
-@dataclass(frozen=True)
-class PlayerLine:
-    """A command sent from one player's own device (their phone): its replies go back there."""
-
-    player: str
-    line: str
 
 
 class PrivateChannel(Protocol):
@@ -160,14 +151,17 @@ class TextOutput:
 
 @dataclass
 class StoryClock:
-    """The Stories! timer on the wall clock: at a terminal or in a live round, not in a script."""
+    """The Stories! timer on the wall clock: at a terminal or in a live round. Without `seconds`
+    (a script, which says 'timeup' where the timer runs out) it never starts."""
 
-    seconds: float
+    seconds: float | None = None
     deadline: float | None = None
     paused: float | None = None  # seconds left when the microphone was lost
     warnings: list[float] = field(default_factory=list)
 
     def start(self) -> None:
+        if self.seconds is None:
+            return
         self.deadline = time.monotonic() + self.seconds
         self.warnings = [w for w in (30.0, 10.0) if w < self.seconds]
 
@@ -195,39 +189,46 @@ class StoryClock:
         return left - self.warnings[0] if self.warnings and left > self.warnings[0] else left
 
 
+@dataclass
+class SessionConfig:
+    """What a session plays: the game, where it is saved, the shared channel; and what it can do
+    besides taking typed commands, each capability off unless given."""
+
+    store: GameStore
+    game_id: int
+    match: Match
+    output: TextOutput
+    #: verbosity and speech rate ('verbosity', 'rate' change and save them)
+    preferences: Preferences = field(default_factory=Preferences)
+    #: the Stories! timer (it never starts when no time is given)
+    clock: StoryClock = field(default_factory=StoryClock)
+    #: the referee's ears: stories typed with 'say' or heard tick the terms
+    listener: NarrationListener | None = None
+    #: spoken commands, and the microphone open all game
+    voice: VoiceControl | None = None
+    #: a person reads each Storytelling card aloud, and the host finds which card it was
+    card_reading: CardReading | None = None
+    #: commands of the game not offered in help or hints (a Storytelling card is chosen by
+    #: 'read' only when a person is the storyteller)
+    without: frozenset[str] = frozenset()
+    #: each player's own screen (a phone), beside the shared channel
+    private: PrivateChannel | None = None
+    #: what the host does for this game (None: the one registered for it)
+    adapter: GameAdapter | None = None
+
+
 class Session:
     """Plays one saved game from a line source until it ends, input ends, or 'quit'."""
 
-    def __init__(
-        self,
-        store: GameStore,
-        game_id: int,
-        match: Match,
-        output: TextOutput,
-        clock: StoryClock | None = None,
-        listener: NarrationListener | None = None,
-        voice: VoiceControl | None = None,
-        preferences: Preferences | None = None,
-        card_reading: CardReading | None = None,
-        without: frozenset[str] = frozenset(),
-        private: PrivateChannel | None = None,
-        adapter: GameAdapter | None = None,
-    ) -> None:
-        """`without`: commands of the game not offered in help or hints (a Storytelling card is
-        chosen by 'read' only when a person is the storyteller); `adapter`: what the host does
-        for this game (by default the one registered for it)."""
-        self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
-        self.adapter = adapter or adapter_for(match.state.game)
-        self.without = without
-        self.listener = listener
-        self.voice = voice
-        self.preferences = preferences or Preferences()
-        self.card_reading = card_reading
-        self.private = private
-        self._grammar: list[str] | None | bool = False  # what the microphone listens for (False: not set)
+    def __init__(self, config: SessionConfig) -> None:
+        self.store, self.game_id, self.match, self.out = config.store, config.game_id, config.match, config.output
+        self.clock, self.listener, self.voice = config.clock, config.listener, config.voice
+        self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
+        self.adapter = config.adapter or adapter_for(config.match.state.game)
+        self.private = config.private
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
-        self.end_note = f"Input ended. Game {game_id} is saved: 'storyhost resume {game_id}' continues it."
+        self.end_note = f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it."
 
     @property
     def state(self) -> GameState:
@@ -247,34 +248,33 @@ class Session:
                 self._follow_phase()
                 if self.private is not None:
                     self.private.refresh(self)
-                wake = self.clock.next_wake() if self.clock else None
-                try:
-                    item = source.read(wake)
-                except EOFError:
-                    self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
-                    return
-                if item is None:  # the clock woke us
-                    self._clock_tick()
-                elif isinstance(item, Heard):
-                    self._heard(item)
-                elif isinstance(item, MicrophoneGone):
-                    self._microphone_gone(item)
-                elif isinstance(item, MicrophoneBack):
-                    self._microphone_back()
-                elif isinstance(item, Refused):
-                    self.out.note(item.message)
-                elif isinstance(item, PlayerLine):
-                    self._from_phone(item)
-                elif not self.handle(str(item)):
-                    return
+                match source.read(self.clock.next_wake()):
+                    case InputEnded():
+                        self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
+                        return
+                    case ClockWake():
+                        self._clock_tick()
+                    case Heard() as heard:
+                        if not self._heard(heard):
+                            return
+                    case MicrophoneGone(reason):
+                        self._microphone_gone(reason)
+                    case MicrophoneBack():
+                        self._microphone_back()
+                    case Refused(message):
+                        self.out.note(message)
+                    case PlayerLine() as sent:
+                        self._from_phone(sent)
+                    case Typed(line):
+                        if not self.handle(line):
+                            return
             self._finish()
         finally:
             self._follow_phase()
             if self.private is not None:
                 self.private.refresh(self)
             source.secret(False)
-            if isinstance(source, LiveInput):
-                source.stop_listening()
+            source.listen(None)
 
     def handle(self, line: str) -> bool:
         """Handle one input line; False when the players want to stop."""
@@ -282,9 +282,8 @@ class Session:
         if not command:
             return True
         verb, _, rest = command.partition(" ")
-        host_command = getattr(self, f"_cmd_{verb.casefold()}", None)
-        if host_command is not None:
-            return host_command(rest.strip()) is not False
+        if hasattr(self, f"_cmd_{verb.casefold()}"):
+            return self.perform(HostRequest(verb.casefold(), rest.strip()))
         try:
             action = self.state.parse(command)
         except IllegalAction as refusal:
@@ -296,6 +295,19 @@ class Session:
             return True
         self.play(action)
         return True
+
+    def perform(self, command: Command) -> bool:
+        """Carry out a command understood already (a spoken one); False when the players want to stop."""
+        match command:
+            case HostRequest(name, rest):
+                return getattr(self, f"_cmd_{name}")(rest) is not False
+            case Action():
+                self.play(command)
+        return True
+
+    def _perform_all(self, commands: list[Command]) -> bool:
+        """Each command in turn, until one stops the session; False if one did."""
+        return all(self.perform(command) for command in commands)
 
     def _offered(self) -> list[Choice]:
         """The legal moves a hint may name: none with free words (a term, a clue, which may be
@@ -420,78 +432,63 @@ class Session:
         assert self.card_reading is not None and self.voice is not None
         recognised = self.card_reading.hear(self.state, text)
         if recognised.guess is not None:  # the whole card was heard, and the host is not sure
-            self.voice.ask(Question(f"Was that card {recognised.guess}", line=f"read {recognised.guess}", plain=True))
+            self.voice.ask(Question(f"Was that card {recognised.guess}", Action("read", None, (str(recognised.guess),)), plain=True))
         elif recognised.number == recognised.expected:
             self.out.shared(self.card_reading.confirm(self.state))
         elif recognised.number is not None:
             self.voice.ask(Question(
                 f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
                 f"Play card {recognised.number}",
-                line=f"read {recognised.number}",
+                Action("read", None, (str(recognised.number),)),
                 plain=True,
             ))
 
     def _follow_phase(self) -> None:
-        """Start or stop what depends on the phase: the story clock, the microphone, hidden typing."""
+        """Start or stop what depends on the phase: the story clock, the microphone, hidden typing.
+        With voice control the microphone stays open all game: free speech for a story, a card
+        read aloud or a dictation, else the phrases allowed now; without it, only for a story."""
         self.source.secret(self.state.secret_input())
         telling = self._telling()
         self.out.quiet = telling
-        if self.voice is not None and isinstance(self.source, LiveInput):
-            self._follow_voice(telling)
+        if telling and self.clock.deadline is None and self.clock.paused is None:
+            self.clock.start()
+        elif not telling:
+            self.clock.stop()
+        if self.voice is None:
+            self.source.listen(Listening(None, story=True) if telling else None)
             return
-        if self.clock is not None:
-            if telling and self.clock.deadline is None and self.clock.paused is None:
-                self.clock.start()
-            elif not telling:
-                self.clock.stop()
-        if isinstance(self.source, LiveInput):
-            if telling:
-                self.source.start_listening()
-            else:
-                self.source.stop_listening()
+        grammar = None if telling or self._reading_aloud() or self.state.is_over() else self.voice.grammar(self.state)
+        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling))
 
-    def _follow_voice(self, telling: bool) -> None:
-        """The microphone stays open all game: free speech for a story or a dictation, else
-        the phrases allowed now. A story starts the clock and restarts the audio's time."""
-        assert self.voice is not None and isinstance(self.source, LiveInput)
-        if self.clock is not None:
-            if telling and self.clock.deadline is None and self.clock.paused is None:
-                self.clock.start()
-            elif not telling:
-                self.clock.stop()
-        reading = self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None
-        grammar = None if telling or reading or self.state.is_over() else self.voice.grammar(self.state)
-        if grammar != self._grammar:
-            story_starts = telling and self._grammar is not None
-            self.source.listen_for(grammar, restart=story_starts)
-            self._grammar = grammar
-        self.source.start_listening()
-
-    def _heard(self, heard: Heard) -> None:
-        """Speech from the microphone: ticks (with a quiet earcon, never the term) and questions.
+    def _heard(self, heard: Heard) -> bool:
+        """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
+        questions), a card read aloud, or spoken commands; False when they stop the session.
         The storyteller's words are public: each finished utterance is printed as heard."""
-        if heard.hypothesis.final and heard.hypothesis.words:
-            self.out.write(f"Heard: {heard.hypothesis.text}")
-        telling = self._telling()
-        if self.voice is not None and heard.hypothesis.final and not telling:
-            if self.card_reading is not None and self.card_reading.waiting(self.state) and self.voice.question is None:
-                if self.voice.is_aside(self.state, heard.hypothesis):  # "host, read card five"
-                    for line in self.voice.aside(self.state, heard.hypothesis):
-                        self.handle(line)
-                else:
-                    self._hear_reading(heard.hypothesis.text)
-                self._follow_phase()
-                return
-            for line in self.voice.hear(self.state, heard.hypothesis):
-                self.handle(line)
-            self._follow_phase()
-            return
-        if self.listener is None or not telling:
-            return
-        if self.voice is not None and heard.hypothesis.final:
-            for line in self.voice.aside(self.state, heard.hypothesis):
-                self.handle(line)
-        for action, at in self.listener.hear(self.state, heard.hypothesis.words, heard.hypothesis.final):
+        hypothesis = heard.hypothesis
+        if hypothesis.final and hypothesis.words:
+            self.out.write(f"Heard: {hypothesis.text}")
+        if self._telling():
+            return self._heard_story(heard)
+        if self.voice is None or not hypothesis.final:
+            return True
+        if not self._reading_aloud():
+            commands = self.voice.hear(self.state, hypothesis)
+        elif self.voice.is_aside(self.state, hypothesis):  # "host, read card five"
+            commands = self.voice.aside(self.state, hypothesis)
+        else:
+            commands = []
+            self._hear_reading(hypothesis.text)
+        go_on = self._perform_all(commands)
+        self._follow_phase()
+        return go_on
+
+    def _heard_story(self, heard: Heard) -> bool:
+        """The story told: its words tick terms; a command needs the prefix word ("host, time left")."""
+        assert self.listener is not None
+        hypothesis = heard.hypothesis
+        if self.voice is not None and hypothesis.final and not self._perform_all(self.voice.aside(self.state, hypothesis)):
+            return False
+        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final):
             if not self.listener.listening(self.state):  # Stop! was called
                 break
             self.out.stamp = "" if at is None else f"[{at:.1f} s] "
@@ -500,23 +497,26 @@ class Session:
                     self.out.earcon("tick")
             finally:
                 self.out.stamp = ""
+        return True
 
-    def _microphone_gone(self, gone: MicrophoneGone) -> None:
-        timing = self.clock is not None and self.clock.deadline is not None
-        if self.clock is not None:
-            self.clock.pause()
+    def _reading_aloud(self) -> bool:
+        """A person is to read the Storytelling card aloud, and no question waits for an answer."""
+        return (self.card_reading is not None and self.card_reading.waiting(self.state)
+                and (self.voice is None or self.voice.question is None))
+
+    def _microphone_gone(self, reason: str) -> None:
+        timing = self.clock.deadline is not None
+        self.clock.pause()
         self.out.quiet = False
-        self.out.shared([f"{gone.reason} The timer is paused until the microphone is back." if timing else
-                         f"{gone.reason} Commands can still be typed."])
+        self.out.shared([f"{reason} The timer is paused until the microphone is back." if timing else
+                         f"{reason} Commands can still be typed."])
 
     def _microphone_back(self) -> None:
-        timing = self.clock is not None and self.clock.paused is not None
-        if self.clock is not None:
-            self.clock.resume()
+        timing = self.clock.paused is not None
+        self.clock.resume()
         self.out.shared(["The microphone is back: the story and the timer go on." if timing else "The microphone is back."])
 
     def _clock_tick(self) -> None:
-        assert self.clock is not None
         left = self.clock.left()
         if left is not None and left > 0 and self.clock.warnings:
             self.out.earcon("warning")
@@ -564,7 +564,7 @@ class Session:
         self.out.note(self.state.status())
 
     def _cmd_time(self, rest: str) -> None:
-        left = self.clock.left() if self.clock else None
+        left = self.clock.left()
         if left is None:
             self.out.note("No timer is running.")
         else:

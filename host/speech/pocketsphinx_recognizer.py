@@ -147,11 +147,19 @@ class PocketSphinxRecognizer:
         start, rate = self._utterance_start, self._frames_per_second
         return tuple(
             HeardWord(
-                segment.word.split("(")[0],  # "was(2)": an alternative pronunciation
+                word,
                 round(start + segment.start_frame / rate, 3),
                 round(start + (segment.end_frame + 1) / rate, 3),
                 min(segment.prob, 1.0) if final else None,  # log-space rounding: up to 1.0003
             )
             for segment in self._decoder.seg() or ()  # None when a grammar matched nothing yet
-            if not segment.word.startswith(("<", "["))  # <s>, </s>, <sil>, [NOISE], [SPEECH]
+            if (word := spoken_word(segment.word)) is not None
         )
+
+
+def spoken_word(token: str) -> str | None:
+    """A decoder's token as the word said: None for its fillers (<s>, </s>, <sil>, [NOISE],
+    [SPEECH]), the word alone for an alternative pronunciation ("was(2)")."""
+    if token.startswith(("<", "[")):
+        return None
+    return token.split("(")[0]

@@ -1,1 +1,2 @@
-"""Voice control: the phrases the players can say now, spoken commands, players' names as the recognizer hears them."""
+"""Voice control: the phrases the players can say now, spoken commands (answered as game actions
+or host requests, never as text to parse), players' names as the recognizer hears them."""

@@ -1,8 +1,9 @@
-"""Spoken commands: what the recognizer heard becomes command lines for the session.
+"""Spoken commands: what the recognizer heard becomes commands for the session.
 
 The session asks `grammar()` what to listen for (the phrases allowed now, or None for free
 speech while a clue or term is dictated), and gives every final hypothesis to `hear()`, which
-answers with the command lines to run. Between the two sits the dialog a table expects:
+answers with the commands to carry out: actions of the game, or requests of the host
+(`HostRequest`). Between the two sits the dialog a table expects:
 
 - a phrase heard with confidence below `nlp.commands.SURE`, or one whose action cannot be
   taken back, is asked about first ("Did you say ...? Say yes or no.") and runs only on "yes";
@@ -15,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Union
 
-from games.base import GameState
+from games.base import Action, GameState, IllegalAction
 from host.speech.recognizer import Hypothesis
 from host.voice.phrases import NO, SLOT, YES, GameVoice, Names, Phrase, host_lines, phrases
 from nlp.commands import alike, spoken, understand
@@ -29,11 +31,26 @@ PREFIX_ALIKE = 0.5
 
 
 @dataclass(frozen=True)
+class HostRequest:
+    """A command of the host rather than of the game: its name and what follows ('rate', 'faster')."""
+
+    name: str
+    rest: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.rest}".strip()
+
+
+#: what the players asked for by voice
+Command = Union[Action, HostRequest]
+
+
+@dataclass(frozen=True)
 class Question:
-    """Something waiting for yes or no: a line to run, or a dictation to start."""
+    """Something waiting for yes or no: a command to carry out, or a dictation to start."""
 
     asked: str
-    line: str = ""
+    command: Command | None = None
     dictation: Phrase | None = None
     #: `asked` is the whole question, not a phrase heard ("Did you say: ...")
     plain: bool = False
@@ -88,7 +105,7 @@ class VoiceControl:
         """Forget a question or dictation in progress (the game moved on without it)."""
         self.question = self.dictating = None
 
-    def aside(self, state: GameState, heard: Hypothesis) -> list[str]:
+    def aside(self, state: GameState, heard: Hypothesis) -> list[Command]:
         """Free speech (a story being told) is a command only after the prefix word ("host"
         when none was chosen): "host, time left"."""
         rest = self._after_prefix(state, heard)
@@ -124,8 +141,8 @@ class VoiceControl:
         dictations = {phrase.dictation for phrase in game}
         return game[0] if len(dictations) == 1 and None not in dictations else None
 
-    def hear(self, state: GameState, heard: Hypothesis, prefixed: bool = True) -> list[str]:
-        """The command lines a final hypothesis asks for (often none: a question was asked).
+    def hear(self, state: GameState, heard: Hypothesis, prefixed: bool = True) -> list[Command]:
+        """The commands a final hypothesis asks for (often none: a question was asked).
         `prefixed`: the phrases were listened for with the prefix word."""
         if self.question is not None:
             return self._answered(state, heard, prefixed)
@@ -149,11 +166,12 @@ class VoiceControl:
             if understood.sure:
                 return self._start_dictation(phrase)
             return self.ask(Question(phrase.words, dictation=phrase))
-        if phrase.confirm or not understood.sure:
-            return self.ask(Question(phrase.words, line=phrase.line))
-        return [phrase.line]
+        commands = self._command(state, phrase.line)
+        if commands and (phrase.confirm or not understood.sure):
+            return self.ask(Question(phrase.words, commands[0]))
+        return commands
 
-    def ask(self, question: Question) -> list[str]:
+    def ask(self, question: Question) -> list[Command]:
         """Ask yes or no; the answer comes through `hear`."""
         self.question, self._unclear = question, 0
         if self.brief():
@@ -162,7 +180,7 @@ class VoiceControl:
             self.say(f"{question.asked}? Say yes or no." if question.plain else f"Did you say: {question.asked}? Say yes or no.")
         return []
 
-    def _answered(self, state: GameState, heard: Hypothesis, prefixed: bool) -> list[str]:
+    def _answered(self, state: GameState, heard: Hypothesis, prefixed: bool) -> list[Command]:
         """Yes or no; a command said instead, when sure, counts as no and is heard as itself
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
@@ -187,14 +205,14 @@ class VoiceControl:
             return []
         if question.dictation is not None:
             return self._start_dictation(question.dictation)
-        return [question.line]
+        return [] if question.command is None else [question.command]
 
-    def _start_dictation(self, phrase: Phrase) -> list[str]:
+    def _start_dictation(self, phrase: Phrase) -> list[Command]:
         self.dictating = phrase
         self.say("Go ahead." if self.brief() else f"{phrase.words.capitalize()}: say it now.")
         return []
 
-    def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[str]:
+    def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[Command]:
         """The free words of a dictation, asked about before they count; the full stop or comma a
         punctuating recognizer (Whisper) ends them with is no part of a term or clue."""
         text = text.strip().rstrip(".,;:!?…").strip()
@@ -204,9 +222,23 @@ class VoiceControl:
         line = phrase.dictation.replace(SLOT, text)
         self.dictating = None
         line = self.game.resolve(state, line)
-        self.question, self._unclear = Question(text, line=line), 0
-        self.say(f"{text}?" if self.brief() else f"I heard: {text}. Is that right? Say yes or no.")
+        commands = self._command(state, line)
+        if commands:
+            self.question, self._unclear = Question(text, commands[0]), 0
+            self.say(f"{text}?" if self.brief() else f"I heard: {text}. Is that right? Say yes or no.")
         return []
+
+    def _command(self, state: GameState, line: str) -> list[Command]:
+        """The command a phrase's line stands for (the typed form of an action is its id); a
+        dictation the game cannot take is refused aloud, and nothing is done."""
+        if line in self.host_lines:
+            name, _, rest = line.partition(" ")
+            return [HostRequest(name, rest)]
+        try:
+            return [state.parse(line)]
+        except IllegalAction as refusal:
+            self.say(str(refusal))
+            return []
 
     def _list(self, state: GameState) -> None:
         """One example per command, then the commands of any time."""

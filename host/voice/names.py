@@ -3,7 +3,8 @@
 A closed grammar can only contain words the recognizer's dictionary has. A name without
 accents that it knows ("Julián" -> "julian") is used as is; for a name it does not know the
 players choose a word it does know (`--call NAME=WORD`), and without one the host picks the
-dictionary word spelled most like the name and says so before the game starts.
+word of the CMU dictionary spelled most like the name that the recognizer knows, and says so
+before the game starts.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from games.base import IllegalAction, SetupError, check_player_name, find_player
 from host.speech.recognizer import Recognizer
 from host.voice.phrases import Names
 from nlp.commands import fold
-from nlp.soundalike import cmu_dictionary, load_pronunciations
+from nlp.soundalike import load_pronunciations
 
 
 class CallError(ValueError):
@@ -53,12 +54,12 @@ def spoken_names(
             if not recognizer.knows(word):
                 raise CallError(
                     f"The speech recognizer does not know the word '{calls[player]}' either: "
-                    f"choose another for {player}, such as '{suggestion(word)}'."
+                    f"choose another for {player}, such as '{suggestion(word, recognizer)}'."
                 )
         else:
             word = fold(player)
             if not recognizer.knows(word):
-                spoken = suggestion(word)
+                spoken = suggestion(word, recognizer)
                 tell(
                     f"The speech recognizer does not know the name {player}: by voice, call {player} "
                     f"'{spoken}' (or choose another word with --call {player}=WORD)."
@@ -76,8 +77,11 @@ def spoken_names(
     return Names(chosen)
 
 
-def suggestion(word: str) -> str:
-    """The dictionary word spelled most like `word`, starting with the same letter."""
-    words = [known for known in load_pronunciations(cmu_dictionary()) if known[:1] == word[:1] and known.isalpha()]
-    best = process.extractOne(word, words, scorer=fuzz.ratio)
-    return best[0] if best else "player"
+def suggestion(word: str, recognizer: Recognizer) -> str:
+    """The word of the CMU dictionary spelled most like `word`, starting with the same letter,
+    that the recognizer knows."""
+    words = [known for known in load_pronunciations() if known[:1] == word[:1] and known.isalpha()]
+    for best, _, _ in process.extract(word, words, scorer=fuzz.ratio, limit=20):
+        if recognizer.knows(best):
+            return best
+    return "player"

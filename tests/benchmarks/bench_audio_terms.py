@@ -136,12 +136,12 @@ def score(referee: TermReferee, told: list[HeardStory], **options: Any) -> Score
         result.judgements += len(story.story["ticked"]) + len(story.story["not_ticked"])
         result.wrong += len(found)
         result.misheard += len(set(found) & set(mistakes(story.story, finals)))
-        result.ticks += sum(timed.event.kind == "tick" for timed in events)
+        result.ticks += sum(timed.event.ticked for timed in events)
         for i, timed in enumerate(events):
-            if timed.event.kind == "untick":
+            if not timed.event.ticked:
                 result.unticks += 1
                 result.flicker += any(
-                    later.event.kind == "tick" and later.event.player == timed.event.player
+                    later.event.ticked and later.event.player == timed.event.player
                     and later.event.evidence == timed.event.evidence for later in events[i + 1 :]
                 )
     return result
@@ -170,7 +170,7 @@ def delays(heard: list[Heard], events: list[TimedEvent]) -> list[Delay]:
     out, ticked = [], set()
     for timed in events:
         event = timed.event
-        if event.kind != "tick" or event.time is None:
+        if not event.ticked or event.time is None:
             continue
         run = event.evidence.split()
         deciding = (i for i, h in enumerate(heard) if h.hypothesis is timed.hypothesis)
@@ -327,7 +327,7 @@ def ticks_from(sound: Path, recognizer: Recognizer, referee: TermReferee, terms:
     """What is ticked, tracking every term, in a sound where none is said: "term ('evidence')"."""
     told = listen({"story": "", "ticked": [], "not_ticked": terms}, sound, recognizer)
     _, events = judge(referee, told)
-    return [f"{timed.event.term!r} ({timed.event.evidence!r})" for timed in events if timed.event.kind == "tick"]
+    return [f"{timed.event.term!r} ({timed.event.evidence!r})" for timed in events if timed.event.ticked]
 
 
 def table(runs: list[Run], kinds: list[str], voices: list[str], quiet: dict[str, dict[str, list[str]]]) -> bool:

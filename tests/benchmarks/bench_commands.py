@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from games.base import GameState  # noqa: E402
+from games.base import Action, GameState  # noqa: E402
 from games.decks import OpeningCard  # noqa: E402
 from games.dixit import DixitState  # noqa: E402
 from games.stories import StoriesState  # noqa: E402
@@ -263,7 +263,7 @@ def _cases(label: str, state: GameState, without: frozenset[str], host_done: set
 
 # --- deciding as the dialog does ----------------------------------------------------------------
 
-QUESTION = Question("flip b three", line="flip B3")
+QUESTION = Question("flip b three", Action("flip", None, ("B3",)))
 
 
 def decide(state: GameState, heard: Sequence[Hypothesis], without: frozenset[str] = frozenset(),
@@ -276,9 +276,9 @@ def decide(state: GameState, heard: Sequence[Hypothesis], without: frozenset[str
     if answering:
         control.question = QUESTION
     for hypothesis in heard:
-        out = control.hear(state, hypothesis)
+        out = [str(command) for command in control.hear(state, hypothesis)]  # a command as typed: its phrase's line
         if answering and control.question is None:  # answered, or a command said instead
-            return "direct", "yes" if out == [QUESTION.line] else out[0] if out else "no"
+            return "direct", "yes" if out == [str(QUESTION.command)] else out[0] if out else "no"
         if answering and control.question is QUESTION:
             continue  # asked again
         if out:
@@ -289,7 +289,7 @@ def decide(state: GameState, heard: Sequence[Hypothesis], without: frozenset[str
             return "direct", control.dictating.line
         if control.question is not None:
             question = control.question
-            return "asked", question.line or (question.dictation.line if question.dictation else None)
+            return "asked", str(question.command) if question.command else question.dictation.line if question.dictation else None
     return "dropped", None
 
 

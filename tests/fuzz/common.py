@@ -16,7 +16,7 @@ from games.base import Match
 from host.cli.catalog import make
 from host.storage.decks import load_opening_cards, load_tale
 from host.session.inputs import ScriptSource
-from host.session.session import HOST_COMMANDS, Session, TextOutput, normalise
+from host.session.session import HOST_COMMANDS, Session, SessionConfig, TextOutput, normalise
 from host.storage.store import GameStore
 
 #: reproducible in CI: a fixed derandomized search, no example database, no time limit per case
@@ -61,7 +61,7 @@ class Table:
         game_id = store.create(game, game_settings)
         printed: list[str] = []
         match = Match(make(game, game_settings))
-        session = Session(store, game_id, match, TextOutput(write=printed.append))
+        session = Session(SessionConfig(store, game_id, match, TextOutput(write=printed.append)))
         session.source = ScriptSource(io.BytesIO(), echo=printed.append)
         return cls(store, session, printed)
 

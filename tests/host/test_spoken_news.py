@@ -9,14 +9,18 @@ from dataclasses import asdict
 from pathlib import Path
 
 from games.base import Match
-from host.adapters.base import referee
+from host.adapters.base import adapter_for, referee
 from host.cli.catalog import make
-from host.storage.decks import load_opening_cards
-from host.speech.hearing import Heard
+from host.storage.decks import load_opening_cards, load_tale
+from host.adapters.card_reading import CardReading
+from host.session.events import Heard, InputEnded, InputEvent, Typed
+from host.session.inputs import Listening
 from host.adapters.narration import NarrationListener
 from host.speech.recognizer import Hypothesis
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker
+from host.voice.control import VoiceControl
+from host.voice.phrases import Names
 from host.storage.store import GameStore
 from nlp.ticks import HeardWord
 
@@ -28,15 +32,19 @@ STORY = "dad turned on the radio and the old car was hot then the police came wi
 class Scripted:
     """Typed lines and heard utterances, in order: what the keyboard and microphone deliver."""
 
-    def __init__(self, items: list[object]) -> None:
+    def __init__(self, items: list[str | InputEvent]) -> None:
         self.items = items
 
-    def read(self, timeout: float | None) -> object:
+    def read(self, timeout: float | None) -> InputEvent:
         if not self.items:
-            raise EOFError
-        return self.items.pop(0)
+            return InputEnded()
+        item = self.items.pop(0)
+        return Typed(item) if isinstance(item, str) else item
 
     def secret(self, hidden: bool) -> None:
+        pass
+
+    def listen(self, wanted: Listening | None) -> None:
         pass
 
 
@@ -49,8 +57,8 @@ def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: P
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(store, game, Match(make("stories", settings)), output,
-                          listener=NarrationListener(referee()))
+        session = Session(SessionConfig(store, game, Match(make("stories", settings)), output,
+                                        listener=NarrationListener(referee())))
         session.run(Scripted([*SETUP, Heard(Hypothesis(words, True), words[-1].end)]))
     assert any(line.startswith("The timer runs 60 seconds") for line in said)  # the story's start
     ticks = [line for line in printed if "ticks a term" in line]
@@ -74,7 +82,7 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=lambda line: None))
         match = Match(make("stories", settings))
-        session = Session(store, game, match, output, listener=NarrationListener(referee()))
+        session = Session(SessionConfig(store, game, match, output, listener=NarrationListener(referee())))
         session.run(Scripted([*setup, Heard(Hypothesis(words, True), words[-1].end)]))
         moves = [str(action) for action in store.actions(game)]
     assert "tick Sabine bag, Stephan bag" in moves and not any(m.startswith("tick") and "truck" in m for m in moves)
@@ -82,3 +90,43 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
     stop = lines.index("Stop! Sabine has ticked all five terms.")
     assert lines[stop - 2:stop] == ["Sabine ticks a term (5 of 5).", "Stephan ticks a term (1 of 5)."]
     assert match.state.view(None)["sheets"]["Stephan"]["terms"][3] == {"term": "bag", "ticked": True}
+
+
+def test_quit_said_and_confirmed_ends_the_session_and_nothing_after_it_is_played(tmp_path: Path) -> None:
+    settings = {"players": ["Ana", "Bo", "Cy"], "contando": False, "deck_size": 84}
+    printed: list[str] = []
+
+    def said(text: str) -> Heard:
+        return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
+
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        game = store.create("dixit", settings)
+        output = TextOutput(write=printed.append)
+        voice = VoiceControl(Names({}), output.note, adapter_for("dixit"))
+        session = Session(SessionConfig(store, game, Match(make("dixit", settings)), output, voice=voice))
+        session.run(Scripted([said("quit"), said("yes"), "storyteller Ana"]))
+        assert store.actions(game) == []
+    assert printed[-1] == f"Game {game} is saved: 'storyhost resume {game}' continues it."
+
+
+def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_says_yes(tmp_path: Path) -> None:
+    tale = asdict(load_tale("saint-george"))
+    settings = {"players": ["Marc", "Lea"], "seed": 11, "tale": tale, "advanced": False,
+                "clock_steps": 12, "track_length": 16, "storyteller": "human"}
+    texts = {card["number"]: card["text"] for card in tale["cards"]}
+    printed: list[str] = []
+
+    def said(text: str) -> Heard:
+        return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
+
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        game = store.create("storytelling", settings)
+        match = Match(make("storytelling", settings))
+        on_top = match.state.view(None)["card"]["number"]
+        other = next(number for number in texts if number != on_top)
+        output = TextOutput(write=printed.append)
+        session = Session(SessionConfig(store, game, match, output, voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
+                                        card_reading=CardReading(texts)))
+        session.run(Scripted([said(texts[other].lower()), said("yes")]))
+        assert [str(action) for action in store.actions(game)] == [f"read {other}"]
+    assert f"That was card {other}, not card {on_top} on top of the pile. Play card {other}? Say yes or no." in printed

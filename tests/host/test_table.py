@@ -22,7 +22,7 @@ from host.cli.main import when
 from host.storage.decks import load_opening_cards
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker
 from host.storage.store import GameStore
 from tests.host.cli_helpers import ROOT, run_storyhost, storyhost_command, storyhost_env
@@ -152,8 +152,8 @@ def test_brief_is_what_is_spoken_too(tmp_path: Path) -> None:
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(store, game, Match(make("stories", settings)), output,
-                          listener=NarrationListener(referee()), preferences=Preferences(verbosity="brief"))
+        session = Session(SessionConfig(store, game, Match(make("stories", settings)), output,
+                                        Preferences(verbosity="brief"), listener=NarrationListener(referee())))
         session.run(Scripted(["side Nina normal"]))
     assert printed[:5] == said[:5] == [
         "Story 1 of 6.", "Nina, choose normal or quirky.", "Normal: 'We were stuck in a traffic jam for five hours...'",

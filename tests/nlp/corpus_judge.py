@@ -65,9 +65,9 @@ def tell_recognized(referee: TermReferee, story: dict[str, Any]) -> set[str]:
             heard.append(HeardWord(word, clock, clock + SECONDS_PER_WORD))
             clock += SECONDS_PER_WORD
             for event in tracker.update(heard):
-                (ticked.add if event.kind == "tick" else ticked.discard)(event.term)
+                (ticked.add if event.ticked else ticked.discard)(event.term)
         for event in tracker.update(heard, final=True):
-            (ticked.add if event.kind == "tick" else ticked.discard)(event.term)
+            (ticked.add if event.ticked else ticked.discard)(event.term)
         clock += 0.5
     final = {tick.term for ticks in tracker.ticked().values() for tick in ticks if tick}
     assert final == ticked, f"the events ({sorted(ticked)}) disagree with the final state ({sorted(final)})"

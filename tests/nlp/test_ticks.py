@@ -37,7 +37,7 @@ def test_the_rulebook_round(referee):
         "Melanie": ["Snow", "Seal", "Canada"],
     }
     assert [tick and tick.evidence for tick in result["Stephan"]] == ["Snow", None, "polar bears", None, "froze"]
-    assert result["Melanie"][1] == TickEvent("tick", "Melanie", "Seal", 1, "seals", None)
+    assert result["Melanie"][1] == TickEvent("Melanie", "Seal", 1, "seals", None)
 
 
 def test_the_rulebook_round_heard_as_one_utterance_word_by_word(referee):
@@ -51,7 +51,7 @@ def test_the_rulebook_round_heard_as_one_utterance_word_by_word(referee):
     for n in range(1, len(words) + 1):
         events += tracker.update(words[:n])
     events += tracker.update(words, final=True)
-    assert all(event.kind == "tick" for event in events)
+    assert all(event.ticked for event in events)
     end = {word.text: word.end for word in reversed(words)}  # the first time each word ends
     assert {(e.player, e.term, e.evidence, e.time) for e in events} == {
         ("Stephan", "freeze", "froze", end["froze"]),
@@ -178,12 +178,12 @@ def test_wordnet_hypernyms_and_pertainyms(referee):
 def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["polar bear"], "Cy": ["bear"]})
     assert tracker.update(timed("many seals")) == []  # "seals" may still begin a compound
-    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many seals and")) == [TickEvent("Ann", "seal", 0, "seals", 1.0)]
     assert tracker.update(timed("many seals and")) == []
     assert tracker.update(timed("many seals and polar")) == []
     assert tracker.update(timed("many seals and polar bears")) == []
     assert tracker.update(timed("many seals and polar bears"), final=True) == [
-        TickEvent("tick", "Bo", "polar bear", 0, "polar bears", 2.5)
+        TickEvent("Bo", "polar bear", 0, "polar bears", 2.5)
     ]
     assert tracker.update(timed("seals again", start=5.0), final=True) == []  # each term ticks at most once
     assert tracker.ticked()["Cy"] == [None]
@@ -192,28 +192,28 @@ def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
 def test_a_possible_noun_noun_compound_is_decided_provisionally_with_the_words_there_are(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"]})
     assert tracker.update(timed("we saw seals")) == []  # the next word may still join "seals"
-    assert tracker.update(timed("we saw seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.5)]
+    assert tracker.update(timed("we saw seals and")) == [TickEvent("Ann", "seal", 0, "seals", 1.5)]
     assert tracker.update(timed("we saw seals and then")) == []  # "saw seals" (a saw) decided again
     assert tracker.update(timed("we saw seals and then left"), final=True) == []
 
 
 def test_a_provisional_tick_stays_when_more_words_confirm_it(referee):
-    ship = TickEvent("tick", "Ann", "ship", 0, "ship", 1.0)
+    ship = TickEvent("Ann", "ship", 0, "ship", 1.0)
     tracker = TickTracker(referee, {"Ann": ["ship"], "Bo": ["sail"]})
     assert tracker.update(timed("the ship sails")) == [ship]  # no other verb: "sails" is the verb, for now
-    assert tracker.update(timed("the ship sails at")) == [TickEvent("tick", "Bo", "sail", 0, "sails", 1.5)]
+    assert tracker.update(timed("the ship sails at")) == [TickEvent("Bo", "sail", 0, "sails", 1.5)]
     assert tracker.update(timed("the ship sails at dawn")) == []
     assert tracker.update(timed("the ship sails at dawn"), final=True) == []
     assert tracker.ticked()["Ann"] == [ship]
 
 
 def test_a_provisional_tick_is_withdrawn_when_the_compound_is_confirmed(referee):
-    ship = TickEvent("tick", "Ann", "ship", 0, "ship", 1.0)
+    ship = TickEvent("Ann", "ship", 0, "ship", 1.0)
     tracker = TickTracker(referee, {"Ann": ["ship"], "Bo": ["ship sail"]})
     assert tracker.update(timed("the ship sails")) == [ship]
     assert tracker.update(timed("the ship sails were")) == [  # a verb after them: "ship sails" is a compound
-        replace(ship, kind="untick"),
-        TickEvent("tick", "Bo", "ship sail", 0, "ship sails", 1.5),
+        replace(ship, ticked=False),
+        TickEvent("Bo", "ship sail", 0, "ship sails", 1.5),
     ]
     assert tracker.update(timed("the ship sails were torn")) == []
     assert tracker.update(timed("the ship sails were torn"), final=True) == []
@@ -222,33 +222,33 @@ def test_a_provisional_tick_is_withdrawn_when_the_compound_is_confirmed(referee)
 
 def test_a_revision_that_only_leaves_the_edges_undecided_keeps_the_tick(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"]})
-    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many seals and")) == [TickEvent("Ann", "seal", 0, "seals", 1.0)]
     assert tracker.update(timed("many seals")) == []  # "seals" may begin a compound again: no untick
     assert tracker.update(timed("many seals and")) == []
-    assert tracker.update(timed("many steals")) == [TickEvent("untick", "Ann", "seal", 0, "seals", 1.0)]
-    snow = TickEvent("tick", "Bo", "snow", 0, "snow", 1.0)
+    assert tracker.update(timed("many steals")) == [TickEvent("Ann", "seal", 0, "seals", 1.0, ticked=False)]
+    snow = TickEvent("Bo", "snow", 0, "snow", 1.0)
     tracker = TickTracker(referee, {"Bo": ["snow"]})
     assert tracker.update(timed("the snow fell")) == [snow]
     assert tracker.update(timed("the snow")) == []
-    assert tracker.update(timed("the snow man"), final=True) == [replace(snow, kind="untick")]  # a compound
+    assert tracker.update(timed("the snow man"), final=True) == [replace(snow, ticked=False)]  # a compound
 
 
 def test_a_revision_that_removes_the_evidence_unticks(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["freeze"]})
-    assert tracker.update(timed("many seals and")) == [TickEvent("tick", "Ann", "seal", 0, "seals", 1.0)]
-    assert tracker.update(timed("many steals and")) == [TickEvent("untick", "Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many seals and")) == [TickEvent("Ann", "seal", 0, "seals", 1.0)]
+    assert tracker.update(timed("many steals and")) == [TickEvent("Ann", "seal", 0, "seals", 1.0, ticked=False)]
     assert tracker.update(timed("many steals and froze"), final=True) == [
-        TickEvent("tick", "Bo", "freeze", 0, "froze", 2.0)
+        TickEvent("Bo", "freeze", 0, "froze", 2.0)
     ]
-    assert tracker.ticked() == {"Ann": [None], "Bo": [TickEvent("tick", "Bo", "freeze", 0, "froze", 2.0)]}
+    assert tracker.ticked() == {"Ann": [None], "Bo": [TickEvent("Bo", "freeze", 0, "froze", 2.0)]}
 
 
 def test_a_revision_can_turn_a_word_into_part_of_a_compound(referee):
     tracker = TickTracker(referee, {"Ann": ["snow"], "Bo": ["snowman"]})
-    assert tracker.update(timed("the snow fell down and")) == [TickEvent("tick", "Ann", "snow", 0, "snow", 1.0)]
+    assert tracker.update(timed("the snow fell down and")) == [TickEvent("Ann", "snow", 0, "snow", 1.0)]
     assert tracker.update(timed("the snow man fell down and"), final=True) == [
-        TickEvent("untick", "Ann", "snow", 0, "snow", 1.0),
-        TickEvent("tick", "Bo", "snowman", 0, "snow man", 1.5),
+        TickEvent("Ann", "snow", 0, "snow", 1.0, ticked=False),
+        TickEvent("Bo", "snowman", 0, "snow man", 1.5),
     ]
 
 
@@ -260,8 +260,8 @@ def test_when_the_evidence_goes_other_words_keep_the_tick_with_a_new_event(refer
     tracker2 = TickTracker(referee, {"Ann": ["dog"]})
     tracker2.update(timed("a dog and the dogs ran"))
     assert tracker2.update(timed("a cat and the dogs ran")) == [
-        TickEvent("untick", "Ann", "dog", 0, "dog", 1.0),
-        TickEvent("tick", "Ann", "dog", 0, "dogs", 2.5),
+        TickEvent("Ann", "dog", 0, "dog", 1.0, ticked=False),
+        TickEvent("Ann", "dog", 0, "dogs", 2.5),
     ]
 
 
@@ -269,7 +269,7 @@ def test_a_noun_noun_compound_is_decided_with_context(referee):
     tracker = TickTracker(referee, {"Ann": ["sled"], "Bo": ["motor sled"], "Cy": ["motor"]})
     assert tracker.update(timed("we rode the motor sled")) == []
     assert tracker.update(timed("we rode the motor sled we")) == [
-        TickEvent("tick", "Bo", "motor sled", 0, "motor sled", 2.5)
+        TickEvent("Bo", "motor sled", 0, "motor sled", 2.5)
     ]
     assert tracker.update(timed("we rode the motor sled we also saw"), final=True) == []
     assert tracker.ticked()["Ann"] == [None] and tracker.ticked()["Cy"] == [None]
@@ -308,13 +308,13 @@ def test_sound_alike_matching_is_off_unless_asked(referee):
     words = [HeardWord("zeal", 0.0, 0.4), HeardWord("swam", 0.4, 0.8)]
     assert TickTracker(referee, {"Ann": ["seal"]}).update(words, final=True) == []
     tracker = TickTracker(referee, {"Ann": ["seal"], "Bo": ["feel"]}, sound_alike=0.8)
-    assert tracker.update(words, final=True) == [TickEvent("tick", "Ann", "seal", 0, "zeal", 0.4)]
+    assert tracker.update(words, final=True) == [TickEvent("Ann", "seal", 0, "zeal", 0.4)]
 
 
-def test_recognizer_fillers_and_variants_are_ignored(referee):
-    tracker = TickTracker(referee, {"Ann": ["read"], "Bo": ["noise"]})
-    events = tracker.update(["<s>", "we", "[NOISE]", "read(2)", "<sil>", "books", "</s>"], final=True)
-    assert [(e.term, e.evidence) for e in events] == [("read", "read(2)")]
+def test_punctuation_alone_is_no_word_and_ends_no_compound_that_words_make(referee):
+    tracker = TickTracker(referee, {"Ann": ["read"], "Bo": ["snowman"]})
+    events = tracker.update(["we", "-", "read", "…", "books", "snow", "--", "man"], final=True)
+    assert [(e.term, e.evidence) for e in events] == [("read", "read"), ("snowman", "snow man")]
 
 
 def test_typed_text_keeps_hyphens_capitals_and_punctuation(referee):

@@ -5,7 +5,7 @@ from itertools import pairwise
 
 import pytest
 
-from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
+from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer, spoken_word
 from host.speech.recognizer import UnknownWords, WrongSampleRate
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
 
@@ -135,3 +135,15 @@ def test_silence_and_half_samples(recognizer):
     assert recognizer.finish() == []
     with pytest.raises(ValueError, match="16-bit"):
         recognizer.accept(b"\x00\x01\x02")
+
+
+def test_the_decoders_fillers_and_pronunciation_variants_never_reach_the_words():
+    """The term matcher (nlp) knows no recognizer: its tokens are cleaned here."""
+    assert [spoken_word(token) for token in ("<s>", "we", "[NOISE]", "read(2)", "<sil>", "books", "</s>")] == [
+        None, "we", None, "read", None, "books", None
+    ]
+
+
+def test_words_heard_in_a_recording_are_plain_words(recognizer, arctic):
+    words = [word.text for _, hypothesis in stream(recognizer, arctic) for word in hypothesis.words]
+    assert words and all(word.isalpha() or "'" in word for word in words), words

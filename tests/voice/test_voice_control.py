@@ -12,7 +12,7 @@ from host.cli.catalog import games, make
 from host.storage.decks import load_opening_cards, load_tale
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Hypothesis
-from host.voice.control import VoiceControl
+from host.voice.control import Command, HostRequest, VoiceControl
 from host.voice.phrases import Names, phrases
 from nlp.ticks import HeardWord
 
@@ -47,7 +47,7 @@ class Voice:
         self.said: list[str] = []
         self.control = VoiceControl(Names({}), self.said.append, adapter_for(game), prefix, brief=lambda: brief)
 
-    def hear(self, state, grammar: str, loose: str | None = None) -> list[str]:
+    def hear(self, state, grammar: str, loose: str | None = None) -> list[Command]:
         return self.control.hear(state, heard(grammar, loose))
 
 
@@ -96,7 +96,7 @@ def test_no_phrase_ever_names_a_secret_term() -> None:
 
 def test_a_sure_phrase_runs_at_once() -> None:
     state, voice = match("dixit").state, Voice("dixit")
-    assert voice.hear(state, "leo is the storyteller") == ["storyteller Leo"]
+    assert voice.hear(state, "leo is the storyteller") == [Action("storyteller", "Leo")]
     assert voice.said == []
 
 
@@ -107,7 +107,7 @@ def test_a_doubtful_phrase_is_asked_about_and_runs_only_on_yes() -> None:
     grammar = voice.control.grammar(state)
     assert grammar[:7] == ["yes", "yes please", "correct", "right", "no", "cancel", "wrong"]
     assert "nina is the storyteller" in grammar  # another command may be said instead
-    assert voice.hear(state, "yes") == ["storyteller Leo"]
+    assert voice.hear(state, "yes") == [Action("storyteller", "Leo")]
     assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
     assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled."
 
@@ -116,11 +116,11 @@ def test_a_sure_command_instead_of_yes_or_no_counts_as_no_and_is_heard() -> None
     """Asked about table talk, the player just goes on with the game."""
     state, voice = match("dixit").state, Voice("dixit")
     voice.hear(state, "leo is the storyteller", "the storyteller")
-    assert voice.hear(state, "nina is the storyteller") == ["storyteller Nina"]
+    assert voice.hear(state, "nina is the storyteller") == [Action("storyteller", "Nina")]
     assert voice.control.question is None
     voice.hear(state, "undo")
     assert voice.hear(state, "quit") == [] and voice.said[-1] == "Did you say: quit? Say yes or no."
-    assert voice.hear(state, "yes") == ["quit"]
+    assert voice.hear(state, "yes") == [HostRequest("quit")]
 
 
 def test_a_doubtful_command_instead_of_yes_or_no_is_asked_for_again() -> None:
@@ -128,13 +128,13 @@ def test_a_doubtful_command_instead_of_yes_or_no_is_asked_for_again() -> None:
     voice.hear(state, "undo")
     assert voice.hear(state, "nina is the storyteller", "nina is a story") == []
     assert voice.said[-1] == "Please say yes or no: undo?"
-    assert voice.hear(state, "yes") == ["undo"]
+    assert voice.hear(state, "yes") == [HostRequest("undo")]
 
 
 def test_what_cannot_be_taken_back_is_asked_even_when_sure() -> None:
     state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "undo") == []
-    assert voice.hear(state, "correct") == ["undo"]
+    assert voice.hear(state, "correct") == [HostRequest("undo")]
 
 
 def test_an_unclear_answer_is_asked_again_then_cancelled() -> None:
@@ -159,13 +159,13 @@ def test_the_clue_is_whatever_the_storyteller_says_next() -> None:
     assert voice.control.grammar(state) is None  # free speech: the clue
     assert voice.hear(state, "a long journey home") == []
     assert "I heard: a long journey home" in voice.said[-1]
-    assert voice.hear(state, "yes") == ["clue a long journey home"]
+    assert voice.hear(state, "yes") == [Action("clue", None, ("a long journey home",))]
 
 
 def test_host_commands_during_free_speech_need_the_prefix_word() -> None:
     state, voice = match("dixit").state, Voice("dixit")
     state.apply(Action("storyteller", "Leo"))
-    assert voice.hear(state, "host score") == ["score"]
+    assert voice.hear(state, "host score") == [HostRequest("score")]
 
 
 def test_a_prefix_word_misheard_by_free_recognition_still_counts_before_a_sure_phrase() -> None:
@@ -181,7 +181,7 @@ def test_a_prefix_word_misheard_by_free_recognition_still_counts_before_a_sure_p
 def test_with_a_prefix_word_only_prefixed_phrases_are_listened_for() -> None:
     state, voice = match("dixit").state, Voice("dixit", prefix="host")
     assert all(words.startswith("host ") for words in voice.control.grammar(state))
-    assert voice.hear(state, "host leo is the storyteller") == ["storyteller Leo"]
+    assert voice.hear(state, "host leo is the storyteller") == [Action("storyteller", "Leo")]
 
 
 def test_what_can_i_say_lists_one_example_per_command() -> None:
@@ -203,7 +203,7 @@ def test_a_dictated_tick_names_the_players_own_term() -> None:
     voice = Voice("stories")
     assert voice.hear(state, "leo ticks a term") == []
     assert voice.hear(state, "walrus") == []
-    assert voice.hear(state, "yes") == ["tick Leo walrus"]
+    assert voice.hear(state, "yes") == [Action("tick", "Leo", ("walrus",))]
 
 
 def test_punctuated_free_speech_from_whisper_is_a_prefixed_command_or_a_plain_dictation() -> None:
@@ -213,4 +213,11 @@ def test_punctuated_free_speech_from_whisper_is_a_prefixed_command_or_a_plain_di
     assert voice.control.is_aside(state, heard("Host, score."))
     assert voice.hear(state, "A long journey home.") == []
     assert voice.said[-1] == "I heard: A long journey home. Is that right? Say yes or no."
-    assert voice.hear(state, "yes") == ["clue A long journey home"]
+    assert voice.hear(state, "yes") == [Action("clue", None, ("A long journey home",))]
+
+
+def test_a_host_command_said_is_a_request_with_its_words_not_a_line_to_parse() -> None:
+    state, voice = match("dixit").state, Voice("dixit")
+    assert voice.hear(state, "speak slower") == [HostRequest("rate", "slower")]
+    assert voice.hear(state, "be brief") == [HostRequest("verbosity", "brief")]
+

@@ -18,7 +18,8 @@ from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
 from host.companion.server import Companion
-from host.session.session import PlayerLine, Session, TextOutput
+from host.session.events import PlayerLine
+from host.session.session import Session, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
 

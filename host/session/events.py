@@ -1,0 +1,62 @@
+"""What reaches the session: one small type per kind of input, as wyoming passes typed events.
+
+Every input source (`host.session.inputs.LineSource`: a script, a terminal, the live round's
+keyboard and microphone, the demo's recording) yields these, and `Session.run` handles them in
+one `match`. Heard speech is `host.speech.hearing.Heard`, the hypothesis the recognizer gave and
+when in the audio it was known.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from host.speech.hearing import Heard
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A command line, typed or read from a script (decoded, not yet understood)."""
+
+    line: str
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """A command sent from one player's own device (their phone): its replies go back there."""
+
+    player: str
+    line: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An input line that cannot be taken at all; `message` says why, in one line."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class MicrophoneGone:
+    """The microphone stopped delivering sound (the session pauses the timer)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class MicrophoneBack:
+    """The microphone delivers sound again (the session restarts the timer)."""
+
+
+@dataclass(frozen=True)
+class ClockWake:
+    """The time the session asked to wait passed with no input: the story clock's next moment."""
+
+
+@dataclass(frozen=True)
+class InputEnded:
+    """No more input will come (end of the script, Ctrl-D, the keyboard closed)."""
+
+
+InputEvent = Union[Typed, PlayerLine, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
+
+__all__ = ["ClockWake", "Heard", "InputEnded", "InputEvent", "MicrophoneBack", "MicrophoneGone", "PlayerLine", "Refused", "Typed"]
