@@ -16,7 +16,7 @@ from host.adapters.base import BasicAdapter, adapter_for
 from host.cli.catalog import make
 from host.cli.main import main
 from host.session.inputs import ScriptSource
-from host.session.session import Session, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.speech.recognizer import Hypothesis
 from host.storage.store import GameStore
 from host.voice.control import VoiceControl
@@ -48,7 +48,7 @@ def test_the_toy_game_plays_through_the_real_session(toy_game: None, tmp_path: P
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("toy", settings)
-        session = Session(store, game_id, Match(make("toy", settings)), TextOutput(write=printed.append))
+        session = Session(SessionConfig(store, game_id, Match(make("toy", settings)), TextOutput(write=printed.append)))
         script = b"help\nadd Bo 1\nadd Ann 7\nadd Ann 2\nBo 1\n"
         session.run(ScriptSource(io.BytesIO(script), echo=printed.append))
         assert [str(action) for action in store.actions(game_id)] == ["add Ann 2", "add Bo 1"]
@@ -65,7 +65,7 @@ def test_the_toy_game_is_heard_by_voice(toy_game: None) -> None:
     state = toy.SPEC.build({"players": ["Ann", "Bo"], "target": 3}, adapters.SERVICES)
     assert "ann adds two" in (control.grammar(state) or [])
     heard = Hypothesis(tuple(HeardWord(word) for word in "ann adds two".split()), True, loose="ann adds two")
-    assert control.hear(state, heard) == ["add Ann 2"]
+    assert control.hear(state, heard) == [Action("add", "Ann", ("2",))]
 
 
 def test_the_toy_game_plays_through_the_command_line(

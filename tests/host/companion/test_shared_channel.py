@@ -18,25 +18,27 @@ from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
 from host.companion.server import Companion
-from host.session.events import PlayerLine
-from host.session.session import Session, TextOutput
+from host.session.events import InputEnded, InputEvent, PlayerLine, Typed
+from host.session.inputs import Listening
+from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
 
 
 class Lines:
-    """Input items one after the other, then the end of input."""
+    """Input items one after the other (a string is a typed line), then the end of input."""
 
-    def __init__(self, items: list[object]) -> None:
+    def __init__(self, items: list[str | InputEvent]) -> None:
         self.items = iter(items)
 
-    def read(self, timeout: float | None) -> object | None:
-        try:
-            return next(self.items)
-        except StopIteration:
-            raise EOFError from None
+    def read(self, timeout: float | None) -> InputEvent:
+        item = next(self.items, InputEnded())
+        return Typed(item) if isinstance(item, str) else item
 
     def secret(self, hidden: bool) -> None:
+        pass
+
+    def listen(self, wanted: Listening | None) -> None:
         pass
 
 
@@ -66,8 +68,8 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
         spoken: list[str] = []
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
         output.also = companion.announce
-        session = Session(store, game_id, Match(make("stories", game)), output,
-                          listener=NarrationListener(referee()), private=companion)
+        session = Session(SessionConfig(store, game_id, Match(make("stories", game)), output,
+                                        listener=NarrationListener(referee()), private=companion))
         session.run(companion.attach(Lines([
             "side Nina normal",
             PlayerLine("Sabine", "term Sabine the"),  # refused, from her phone
