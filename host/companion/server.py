@@ -39,6 +39,18 @@ class CompanionError(RuntimeError):
     """The server cannot start (the port is taken); the message says what to do."""
 
 
+def listen(port: int, bind: str = "0.0.0.0") -> socket.socket:
+    """The phones' port, bound and listening, before anything is created or played (a refused
+    port leaves no game behind); CompanionError if it cannot be had."""
+    try:
+        return socket.create_server((bind, port), backlog=128)
+    except OSError as error:
+        why = "it is in use" if error.errno == errno.EADDRINUSE else os.strerror(error.errno or 0).lower()
+        raise CompanionError(
+            f"The phones' pages cannot be served on port {port}: {why}. Choose another with --port (0: any free port)."
+        ) from error
+
+
 def lan_address() -> str:
     """This laptop's address on the local network as its name resolves, else loopback."""
     try:
@@ -52,10 +64,11 @@ def lan_address() -> str:
 class Companion:
     """The phones and the table page of one game; a `PrivateChannel` for its session."""
 
-    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str], port: int,
-                 bind: str = "0.0.0.0") -> None:
-        self.store_path, self.game_id, self.title, self.game, self.bind = store.path, game_id, title, game, bind
-        self.port = port
+    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str],
+                 listening: socket.socket) -> None:
+        """`listening`: the socket from `listen`, served from `start` on."""
+        self.store_path, self.game_id, self.title, self.game = store.path, game_id, title, game
+        self.listening = listening
         seats = store.seats(game_id, players, lambda: secrets.token_urlsafe(24))
         self._tokens = {token: player for player, (token, _) in seats.items()}
         self._joined = {player: claimed for player, (_, claimed) in seats.items()}
@@ -69,23 +82,17 @@ class Companion:
         self._put: Callable[[PlayerLine], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._error: OSError | None = None
         self._seat_store: GameStore | None = None
 
     # -- lifecycle
     def start(self) -> str:
-        """Serve in a thread; the address phones open. CompanionError if the port is taken."""
+        """Serve in a thread; the address phones open."""
         ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(ready,), name="companion", daemon=True)
         self._thread.start()
         ready.wait()
-        if self._error is not None:
-            why = "it is in use" if self._error.errno == errno.EADDRINUSE else os.strerror(self._error.errno or 0).lower()
-            raise CompanionError(
-                f"The phones' pages cannot be served on port {self.port}: {why}. Choose another with --port (0: any free port)."
-            )
-        host = lan_address() if self.bind == "0.0.0.0" else self.bind
-        return f"http://{host}:{self.port}/"
+        bind, port = self.listening.getsockname()[:2]
+        return f"http://{lan_address() if bind == '0.0.0.0' else bind}:{port}/"
 
     def attach(self, source: LineSource) -> LineSource:
         """The session's input, with the players' commands from their phones merged in."""
@@ -102,14 +109,7 @@ class Companion:
         asyncio.set_event_loop(loop)
         runner = web.AppRunner(self._app(), access_log=None)
         loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, self.bind, self.port)
-        try:
-            loop.run_until_complete(site.start())
-        except OSError as error:
-            self._error = error
-            ready.set()
-            return
-        self.port = int(runner.addresses[0][1])  # the port chosen, when 0 asked for any
+        loop.run_until_complete(web.SockSite(runner, self.listening).start())
         self._loop = loop
         ready.set()
         try:

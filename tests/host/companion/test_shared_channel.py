@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from host.cli.catalog import add_play_options, make, new_settings, referee
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
-from host.companion.server import Companion
+from host.companion.server import Companion, listen
 from host.session.session import PlayerLine, Session, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
@@ -44,7 +45,7 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
         yield opened
 
 
-def settings(*args: str) -> dict:
+def settings(*args: str) -> dict[str, Any]:
     parser = argparse.ArgumentParser()
     add_play_options(parser)
     return new_settings(parser.parse_args(list(args)))
@@ -53,7 +54,7 @@ def settings(*args: str) -> dict:
 def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     game = settings("stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     game_id = store.create("stories", game)
-    companion = Companion(store, game_id, "Stories!", "stories", game["players"], port=0, bind="127.0.0.1")
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], listen(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
         elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
@@ -117,13 +118,15 @@ def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
     assert out[out.index("> score") + 1] == "Scores: Ana 0, Bo 0, Cy 0, Di 0."
 
 
-def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+def test_a_port_in_use_is_one_line_and_leaves_no_game(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
         result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--companion", "--port", str(port))
-    assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
-    ]
+        resumed = run_storyhost(tmp_path, "resume", "--companion", "--port", str(port))
+    refusal = f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
+    assert result.returncode == resumed.returncode == 2
+    assert result.stderr.strip().splitlines() == resumed.stderr.strip().splitlines() == [refusal]
+    assert result.stdout == ""  # no game was announced, and none was saved
+    assert run_storyhost(tmp_path, "games").stdout == run_storyhost(tmp_path / "empty", "games").stdout
