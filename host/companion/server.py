@@ -32,7 +32,14 @@ from host.storage.store import GameStore, StoreError
 
 #: the longest text a phone may send (a term or a number)
 MAX_TEXT = 200
+#: the WebSocket close code that tells a page its link was renewed, so it stops reconnecting
+RENEWED = 4001
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
+
+
+def new_token() -> str:
+    """A private link's key: 192 random bits."""
+    return secrets.token_urlsafe(24)
 
 
 class CompanionError(RuntimeError):
@@ -67,9 +74,11 @@ class Companion:
     def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str],
                  listening: socket.socket) -> None:
         """`listening`: the socket from `listen`, served from `start` on."""
-        self.store_path, self.game_id, self.title, self.game = store.path, game_id, title, game
+        self.store, self.game_id, self.title, self.game = store, game_id, title, game
         self.listening = listening
-        seats = store.seats(game_id, players, lambda: secrets.token_urlsafe(24))
+        self.address = ""
+        seats = store.seats(game_id, players, new_token)
+        #: token -> player; replaced whole, never changed in place, as the loop's thread reads it
         self._tokens = {token: player for player, (token, _) in seats.items()}
         self._joined = {player: claimed for player, (_, claimed) in seats.items()}
         self._lock = threading.Lock()  # guards _joined, read by the session's thread
@@ -92,7 +101,8 @@ class Companion:
         self._thread.start()
         ready.wait()
         bind, port = self.listening.getsockname()[:2]
-        return f"http://{lan_address() if bind == '0.0.0.0' else bind}:{port}/"
+        self.address = f"http://{lan_address() if bind == '0.0.0.0' else bind}:{port}/"
+        return self.address
 
     def attach(self, source: LineSource) -> LineSource:
         """The session's input, with the players' commands from their phones merged in."""
@@ -142,6 +152,18 @@ class Companion:
         with self._lock:
             return self._joined.get(player, False)
 
+    def renew(self, player: str) -> str:
+        """A new token for `player`'s seat, saved: the old link gets 403 from now on and its open
+        pages are told so; the player claims the seat again from the join page, whose address this is."""
+        token = new_token()
+        self.store.renew_seat(self.game_id, player, token)
+        with self._lock:
+            self._tokens = {**{known: name for known, name in self._tokens.items() if name != player}, token: player}
+            self._joined[player] = False
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._disconnect, player)
+        return self.address
+
     def tell(self, player: str, lines: list[str]) -> None:
         for line in lines:
             self._said += 1
@@ -176,6 +198,11 @@ class Companion:
             for ws in list(self._sockets[key]):
                 asyncio.ensure_future(self._send(ws, text))
 
+    def _disconnect(self, player: str) -> None:
+        """Close `player`'s open pages, whose link no longer works."""
+        for ws in self._sockets.pop(player, set()):
+            asyncio.ensure_future(ws.close(code=RENEWED, message=b"This link was renewed."))
+
     @staticmethod
     async def _send(ws: web.WebSocketResponse, text: str) -> None:
         try:
@@ -198,7 +225,7 @@ class Companion:
     def _seats(self) -> GameStore:
         """The saved games file, opened on this thread (an SQLite connection stays on its thread)."""
         if self._seat_store is None:
-            self._seat_store = GameStore(self.store_path)
+            self._seat_store = GameStore(self.store.path)
         return self._seat_store
 
     async def _join_page(self, request: web.Request) -> web.Response:

@@ -104,7 +104,11 @@
       var message = JSON.parse(event.data);
       if (typeof message.reply === "string") reply(message.reply); else render(message);
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
+      if (event.code === 4001) {  // the host renewed this player's link: this one is worth nothing now
+        text("connection", "This link no longer works: the host made a new one. Join again from the join page.");
+        return;
+      }
       text("connection", "Connection to the host lost; trying again.");
       setTimeout(function () { connect(Math.min(delay * 2, 5000)); }, delay);
     };

@@ -21,6 +21,7 @@ from host.companion.server import Companion, listen
 from host.session.session import PlayerLine, Session, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
+from tests.host.companion.browser import status_of
 
 
 class Lines:
@@ -130,3 +131,42 @@ def test_a_port_in_use_is_one_line_and_leaves_no_game(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines() == resumed.stderr.strip().splitlines() == [refusal]
     assert result.stdout == ""  # no game was announced, and none was saved
     assert run_storyhost(tmp_path, "games").stdout == run_storyhost(tmp_path / "empty", "games").stdout
+
+
+def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) -> None:
+    game = settings("dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
+    game_id = store.create("dixit", game)
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+
+    def join(player: str) -> str:
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player={player}".encode()), timeout=10) as page:
+            return str(page.url)
+
+    try:
+        old = join("Bo")
+        printed: list[str] = []
+        spoken: list[str] = []
+        output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
+        session = Session(store, game_id, Match(make("dixit", game)), output, private=companion)
+        session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
+        assert printed[1:3] == ["Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
+        assert printed[3] == spoken[3] == f"Bo's link was renewed; Bo, join again at {base}/"
+        assert "  link NAME: with phones: a new private link for NAME, the old one stops working" in printed
+        assert status_of(old) == 403  # at once
+        new = join("Bo")  # the seat is free again, from the join page
+        assert new != old and status_of(new) == 200
+        with GameStore(store.path) as reopened:  # saved, for resume
+            token, claimed = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
+        assert new.endswith(token) and claimed
+        assert not [line for line in printed + spoken if token in line]
+    finally:
+        companion.close()
+
+
+def test_link_without_phones_says_so(store: GameStore) -> None:
+    game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
+    printed: list[str] = []
+    Session(store, store.create("storytelling", game), Match(make("storytelling", game)),
+            TextOutput(write=printed.append)).run(Lines(["link Marc"]))
+    assert "There are no phones in this game: play it with --companion." in printed
