@@ -32,6 +32,8 @@ from host.storage.store import GameStore, StoreError
 
 #: the longest text a phone may send (a term or a number)
 MAX_TEXT = 200
+#: how long a form sent without JavaScript waits for the session's answer before the page is shown
+FORM_WAIT = 3.0
 #: the WebSocket close code that tells a page its link was renewed, so it stops reconnecting
 RENEWED = 4001
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
@@ -92,6 +94,9 @@ class Companion:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._seat_store: GameStore | None = None
+        #: on the loop's thread: a refusal of a form, shown once on the player's page; the screens changed
+        self._notices: dict[str, str] = {}
+        self._published = asyncio.Event()
 
     # -- lifecycle
     def start(self) -> str:
@@ -140,6 +145,7 @@ class Companion:
             web.get("/table", self._table_page),
             web.get("/p/{token}", self._player_page),
             web.get("/p/", self._player_page),
+            web.post("/p/{token}/send", self._form),
             web.get("/ws/table", self._table_socket),
             web.get("/ws/p/{token}", self._player_socket),
             web.get("/ws/p/", self._player_socket),
@@ -191,6 +197,8 @@ class Companion:
 
     # -- the loop's side
     def _publish(self, texts: dict[str, str]) -> None:
+        self._published.set()  # a form sent without JavaScript waits for this
+        self._published = asyncio.Event()
         for key, text in texts.items():
             if self._payloads.get(key) == text:
                 continue
@@ -234,12 +242,7 @@ class Companion:
         return _html(pages.join_page(self.title, seats))
 
     async def _join(self, request: web.Request) -> web.Response:
-        # a page elsewhere must not take seats for its visitor (the pages send no referrer, so a
-        # browser's Origin is "null" here: its Sec-Fetch-Site says where the form was)
-        origin = request.headers.get("Origin")
-        elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
-        if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
-            raise web.HTTPForbidden()
+        _from_here(request)
         form = await request.post()
         player = form.get("player")
         token = next((token for token, name in self._tokens.items() if name == player), None)
@@ -259,8 +262,29 @@ class Companion:
 
     async def _player_page(self, request: web.Request) -> web.Response:
         player = self._player(request)
-        socket_path = f"/ws/p/{request.match_info['token']}"
-        return _html(pages.player_page(self.title, player, self.game, socket_path, self._screen(player)))
+        link = f"/p/{request.match_info['token']}"
+        notice = self._notices.pop(player, None)
+        return _html(pages.player_page(self.title, player, self.game, link, self._screen(player), notice))
+
+    async def _form(self, request: web.Request) -> web.Response:
+        """A move sent by a page without JavaScript: played like one sent over the WebSocket,
+        then the page again (post, redirect, get), once the session has answered or after a
+        few seconds; a refusal of the form itself is shown there once."""
+        player = self._player(request)
+        _from_here(request)
+        form = await request.post()
+        before, answered = self._payloads.get(player), self._published
+        refusal = self._command(player, {"verb": form.get("verb"), "text": form.get("text", "")})
+        if refusal is not None:
+            self._notices[player] = refusal
+        else:
+            try:
+                while self._payloads.get(player) == before:
+                    await asyncio.wait_for(answered.wait(), FORM_WAIT)
+                    answered = self._published
+            except asyncio.TimeoutError:
+                pass  # the page shows the game as it is; the answer comes with a later look
+        raise web.HTTPSeeOther(f"/p/{request.match_info['token']}")
 
     async def _table_page(self, request: web.Request) -> web.Response:
         return _html(pages.table_page(self.title, self._screen("table")))
@@ -289,18 +313,16 @@ class Companion:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     continue
-                refusal = "The table page takes no commands." if key == "table" else self._command(key, message.data)
+                refusal = "The table page takes no commands." if key == "table" else self._command(key, _json(message.data))
                 if refusal is not None:
                     await ws.send_str(json.dumps({"reply": refusal}))
         finally:
             self._sockets[key].discard(ws)
         return ws
 
-    def _command(self, player: str, data: str) -> str | None:
+    def _command(self, player: str, message: object) -> str | None:
         """Put a phone's command on the session's input; a malformed one is refused with why."""
-        try:
-            message = json.loads(data)
-        except ValueError:
+        if message is NOT_JSON:
             return "Refused: that message is not JSON, so nothing was done."
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
@@ -325,6 +347,26 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+
+
+NOT_JSON = object()
+
+
+def _json(data: str) -> object:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return NOT_JSON
+
+
+def _from_here(request: web.Request) -> None:
+    """403 for a form posted from a page elsewhere, which must not take a seat or move for its
+    visitor (the pages send no referrer, so a browser's Origin is "null" here: its Sec-Fetch-Site
+    says where the form was)."""
+    origin = request.headers.get("Origin")
+    elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
+    if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
+        raise web.HTTPForbidden()
 
 
 def _html(text: str, status: int = 200) -> web.Response:
