@@ -1,9 +1,15 @@
-"""What every rules engine shares: actions, events, typed errors, and the match log.
+"""What every rules engine shares: actions, events, typed errors, the checks of a move, the
+match log, and the spec by which a game module registers itself.
 
 An engine is a `GameState` subclass. Input reaches it only as an `Action` (a verb, maybe a player,
 maybe arguments); it answers with `Event`s (announcements, each for everyone or for one player
-only) or raises an `IllegalAction`, and then its state is exactly what it was before. A `Match`
-keeps the append-only action log: undo and resume are a replay of that log from the settings.
+only) or raises an `IllegalAction`, and then its state is exactly what it was before. A malformed
+command (unknown verb, wrong number of words, an argument that names nothing) raises a
+`MalformedCommand`, a well-formed one the rules refuse now an `IllegalMove`; both are
+`IllegalAction`s whose text is the player's message. The checks every game shares (verb known,
+its shape, the player, game over) are made here once; each game binds its verbs to handlers in
+its `moves` map. A `Match` keeps the append-only action log: undo and resume are a replay of
+that log from the settings. Each game module exports one `GameSpec` (`games.registry` finds it).
 """
 from __future__ import annotations
 
@@ -13,24 +19,45 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 T = TypeVar("T")
 
 
 class IllegalAction(ValueError):
-    """The rules do not allow this action now. The message says why, in a player's words."""
+    """An action refused, changing nothing. The message says why, in a player's words."""
 
 
-class UnknownCommand(IllegalAction):
-    """The input is not a command of this game."""
+class MalformedCommand(IllegalAction):
+    """Not a well-formed command of this game: an unknown verb, missing or extra words, or an
+    argument that names nothing in the game (a player, a card, a place)."""
 
 
-class NotYourTurn(IllegalAction):
+class UnknownCommand(MalformedCommand):
+    """The input starts with no command of this game."""
+
+
+class WrongShape(MalformedCommand):
+    """A command of this game with words missing or too many."""
+
+
+class BadArgument(MalformedCommand):
+    """An argument that cannot be read as what the command takes."""
+
+
+class UnknownPlayer(BadArgument):
+    """A name that is no seated player's."""
+
+
+class IllegalMove(IllegalAction):
+    """A well-formed command the rules do not allow now."""
+
+
+class NotYourTurn(IllegalMove):
     """A player acted out of turn."""
 
 
-class GameIsOver(IllegalAction):
+class GameIsOver(IllegalMove):
     """The game has ended; nothing more can be played."""
 
 
@@ -199,7 +226,7 @@ def find_player(name: str, players: Iterable[str], echo: bool = True) -> str:
     if len(unaccented) == 1:
         return unaccented[0]
     called = f"called {quoted(name)}" if echo else "of that name"
-    raise IllegalAction(f"There is no player {called}. Players: {', '.join(players)}.")
+    raise UnknownPlayer(f"There is no player {called}. Players: {', '.join(players)}.")
 
 
 def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], secret: bool = False) -> Action:
@@ -216,22 +243,26 @@ def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], s
     player = None
     if verb.takes_player:
         if not rest:
-            raise IllegalAction(f"Say whose move it is: {verb.usage}.")
+            raise WrongShape(f"Say whose move it is: {verb.usage}.")
         player = find_player(rest.pop(0), players, echo=not secret)
     args: list[str] = []
     for index, param in enumerate(verb.params):
         if param.endswith("..."):
             if not rest:
-                raise IllegalAction(f"Something is missing: {verb.usage}.")
+                raise WrongShape(f"Something is missing: {verb.usage}.")
             args.append(" ".join(rest))
             rest = []
             break
         if not rest:
-            raise IllegalAction(f"Something is missing: {verb.usage}.")
+            raise WrongShape(f"Something is missing: {verb.usage}.")
         args.append(rest.pop(0))
     if rest:
-        raise IllegalAction(f"Too many words after '{verb.name}': {verb.usage}.")
+        raise WrongShape(f"Too many words after '{verb.name}': {verb.usage}.")
     return Action(verb.name, player, tuple(args))
+
+
+#: a move's handler: the state, then the player (for a verb that takes one), then the arguments
+Handler = Callable[..., list[Event]]
 
 
 class GameState(ABC):
@@ -239,10 +270,20 @@ class GameState(ABC):
 
     game: ClassVar[str]
     verbs: ClassVar[dict[str, Verb]]
+    #: each verb's handler, bound explicitly (its keys are the verbs')
+    moves: ClassVar[dict[str, Handler]]
+    #: a verb without a player may still name the player whose turn it is (`_check_move` checks it)
+    names_mover: ClassVar[bool] = False
     #: attributes shared, not copied, when a move is tried (collaborators such as a term checker)
     not_copied: ClassVar[tuple[str, ...]] = ()
 
     players: tuple[str, ...]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        moves = cls.__dict__.get("moves")
+        if moves is not None and set(moves) != set(cls.verbs):
+            raise TypeError(f"{cls.__name__}: the moves map must bind exactly the verbs {sorted(cls.verbs)}")
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its announcements; an illegal one changes nothing."""
@@ -259,9 +300,23 @@ class GameState(ABC):
     def parse(self, line: str) -> Action:
         return parse_action(line, self.verbs, self.players, secret=self.secret_input())
 
-    @abstractmethod
     def _apply(self, action: Action) -> list[Event]:
-        """Check and perform `action`; raise IllegalAction (partial changes are rolled back)."""
+        """The checks every game shares (verb known, shape, the game's own `_check_move`, the
+        player), then the verb's handler, which raises IllegalAction (changes are rolled back)."""
+        verb = self.verbs.get(action.verb)
+        if verb is None:
+            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
+        named = action.player is not None
+        if len(action.args) != len(verb.params) or (named != verb.takes_player and not (named and self.names_mover)):
+            raise WrongShape(f"Say it like this: {verb.usage}.")
+        self._check_move(verb, action.player)
+        handler = self.moves[verb.name]
+        if verb.takes_player:
+            return handler(self, find_player(already_set(action.player, "the player"), self.players), *action.args)
+        return handler(self, *action.args)
+
+    def _check_move(self, verb: Verb, player: str | None) -> None:
+        """A game's own check before any handler runs (the phase's verb, whose turn it is)."""
 
     @abstractmethod
     def legal_actions(self) -> list[Choice]:
@@ -334,3 +389,65 @@ class Match:
         replayed = Match(self.make, self.log[:-1])
         self.state, self.log = replayed.state, replayed.log
         return last
+
+
+#: a game's settings as saved: JSON values by key
+Settings = Mapping[str, Any]
+
+
+class TermRules(Protocol):
+    """Language judgements some rules leave open (Stories!' terms): the host provides them."""
+
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
+        """None when `term` may be written by a player who already wrote `written` under this
+        card sentence; else one sentence saying why not."""
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two written terms count as the same term (inflections, compound spellings)."""
+
+
+class Services(Protocol):
+    """What an engine may ask of whoever builds it, beyond its settings."""
+
+    def term_rules(self) -> TermRules: ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting a game takes when it starts: its key in the settings, its default (whose
+    type is the option's: bool is a switch, int a number in `low`..`high`, str one of `choices`)
+    and what it does. `flag` is its word on a command line (default: the key, hyphenated)."""
+
+    key: str
+    default: bool | int | str
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    flag: str = ""
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    @property
+    def word(self) -> str:
+        return self.flag or self.key.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game module exports: its name (also its rules text's, `storyhost rules NAME`),
+    title, player limits, options, and how its state is built from saved settings (with the
+    options' defaults for keys a game saved by an older version lacks)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    make: Callable[[Settings, Services], GameState]
+
+    def build(self, settings: Settings, services: Services) -> GameState:
+        defaults = {option.key: option.default for option in self.options}
+        return self.make({**defaults, **settings}, services)

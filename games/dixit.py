@@ -9,19 +9,24 @@ its RULINGS where the rulebook is open.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from enum import Enum
 from typing import Any
 
 from games.base import (
     Action,
+    BadArgument,
     Choice,
     Event,
+    GameSpec,
     GameState,
-    IllegalAction,
+    IllegalMove,
     NotYourTurn,
+    Option,
     Outcome,
+    Services,
     SetupError,
-    UnknownCommand,
+    Settings,
     Verb,
     already_set,
     check_player_names,
@@ -40,13 +45,26 @@ SHARED_POINTS = 2  # everyone but the storyteller, when all or none found the ca
 FOUND_POINTS = 3
 CONTANDO_POINTS = 4  # the storyteller and the single finder, with the Contando variant
 
-STORYTELLER, CLUE, CARDS, VOTE, REVEAL, OWNERS, OVER = (
-    "storyteller", "clue", "cards", "vote", "reveal", "owners", "over"
-)
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+class Phase(str, Enum):
+    STORYTELLER = "storyteller"
+    CLUE = "clue"
+    CARDS = "cards"
+    VOTE = "vote"
+    REVEAL = "reveal"
+    OWNERS = "owners"
+    OVER = "over"
+
+
 #: the one verb each phase is waiting for
-PHASE_VERBS = {STORYTELLER: "storyteller", CLUE: "clue", CARDS: "shown", VOTE: "vote", REVEAL: "card", OWNERS: "owner"}
-ON_TABLE = (VOTE, REVEAL, OWNERS, OVER)
-VOTES_OPEN = (REVEAL, OWNERS, OVER)
+PHASE_VERBS = {
+    Phase.STORYTELLER: "storyteller", Phase.CLUE: "clue", Phase.CARDS: "shown", Phase.VOTE: "vote",
+    Phase.REVEAL: "card", Phase.OWNERS: "owner",
+}
+ON_TABLE = (Phase.VOTE, Phase.REVEAL, Phase.OWNERS, Phase.OVER)
+VOTES_OPEN = (Phase.REVEAL, Phase.OWNERS, Phase.OVER)
 
 
 
@@ -71,7 +89,7 @@ class DixitState(GameState):
 
     def __init__(self, players: Sequence[str], contando: bool = False, deck_size: int = DECK_SIZE) -> None:
         """`deck_size`: the cards the group really plays with (a partial deck, or with expansions)."""
-        self.players = check_player_names(players, 3, 6)
+        self.players = check_player_names(players, MIN_PLAYERS, MAX_PLAYERS)
         self.contando = contando
         three = len(self.players) == 3
         self.hand_size = THREE_PLAYER_HAND_SIZE if three else HAND_SIZE
@@ -89,7 +107,7 @@ class DixitState(GameState):
         self.draw_pile = deck_size - dealt
         self.totals = {player: 0 for player in self.players}
         self.turn = 1
-        self.phase = STORYTELLER
+        self.phase = Phase.STORYTELLER
         self.storyteller: str | None = None
         #: how the last turn scored: said again on 'score'
         self.last_explanation = ""
@@ -143,23 +161,23 @@ class DixitState(GameState):
 
     def _next_step(self) -> str:
         teller = self.storyteller
-        if self.phase == STORYTELLER:
+        if self.phase == Phase.STORYTELLER:
             return "The first player to find a sentence is the storyteller: say 'storyteller' and their name."
-        if self.phase == CLUE:
+        if self.phase == Phase.CLUE:
             return f"{teller} is the storyteller: say 'clue' and {teller}'s sentence."
-        if self.phase == CARDS:
+        if self.phase == Phase.CARDS:
             return (
                 f"Everyone else gives {teller} {count_cards(self.cards_given)} for the clue; when {teller} has "
                 f"laid out the {self.cards_shown} cards, say 'shown'."
             )
-        if self.phase == VOTE:
+        if self.phase == Phase.VOTE:
             return (
                 f"Waiting for the votes of {join_names(self._missing_votes())}: say 'vote', the name and a card "
                 f"number from 1 to {self.cards_shown}."
             )
-        if self.phase == REVEAL:
+        if self.phase == Phase.REVEAL:
             return f"All votes are in. {teller}, say 'card' and the number of your card."
-        if self.phase == OWNERS:
+        if self.phase == Phase.OWNERS:
             unknown = [
                 str(number) for number in self.numbers if number != self.storyteller_card and number not in self.owners
             ]
@@ -171,18 +189,9 @@ class DixitState(GameState):
 
     # --- actions -----------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> list[Event]:
-        verb = self.verbs.get(action.verb)
-        if verb is None:
-            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
-        if len(action.args) != len(verb.params) or verb.takes_player != (action.player is not None):
-            raise IllegalAction(f"Say it like this: {verb.usage}.")
+    def _check_move(self, verb: Verb, player: str | None) -> None:
         if PHASE_VERBS.get(self.phase) != verb.name:
-            raise IllegalAction(f"'{verb.name}' is not possible now. {self._next_step()}")
-        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
-        if action.player is not None:  # the verb takes a player, checked above
-            return handler(find_player(action.player, self.players), *action.args)
-        return handler(*action.args)
+            raise IllegalMove(f"'{verb.name}' is not possible now. {self._next_step()}")
 
     def _number(self, text: str) -> int:
         try:
@@ -190,7 +199,7 @@ class DixitState(GameState):
         except ValueError:
             number = 0
         if number not in self.numbers:
-            raise IllegalAction(
+            raise BadArgument(
                 # not repeated: while votes are typed, the number typed is a secret
                 f"The cards on the table are numbered 1 to {self.cards_shown}: say one of those numbers."
             )
@@ -201,7 +210,7 @@ class DixitState(GameState):
 
     def _start_turn(self, storyteller: str) -> list[Event]:
         self.storyteller = storyteller
-        self.phase = CLUE
+        self.phase = Phase.CLUE
         self._clear_table()
         last = " This is the last turn." if self.is_last_turn() else ""
         return [
@@ -215,9 +224,9 @@ class DixitState(GameState):
     def _do_clue(self, text: str) -> list[Event]:
         clue = " ".join(text.split())
         if not clue:
-            raise IllegalAction(f"Say the clue after 'clue', {self.storyteller}.")
+            raise IllegalMove(f"Say the clue after 'clue', {self.storyteller}.")
         self.clue = clue
-        self.phase = CARDS
+        self.phase = Phase.CARDS
         teller = self.storyteller
         return [
             Event(
@@ -229,7 +238,7 @@ class DixitState(GameState):
         ]
 
     def _do_shown(self) -> list[Event]:
-        self.phase = VOTE
+        self.phase = Phase.VOTE
         teller, clue = self.storyteller, already_set(self.clue, "the clue")
         return [
             Event(
@@ -244,7 +253,7 @@ class DixitState(GameState):
         if player == self.storyteller:
             raise NotYourTurn(f"{player} is the storyteller and does not vote; the other players vote.")
         if player in self.votes:
-            raise IllegalAction(
+            raise IllegalMove(
                 f"{player} has already voted, and each player votes once. If that vote was entered wrongly, undo it."
             )
         number = self._number(text)
@@ -254,7 +263,7 @@ class DixitState(GameState):
             Event(f"{player} has voted ({len(self.votes)} of {len(self.voters)}).", brief=f"{player} voted."),
         ]
         if not self._missing_votes():
-            self.phase = REVEAL
+            self.phase = Phase.REVEAL
             revealed = " ".join(
                 f"Card {number}: {join_names(voters)}." for number, voters in self._voters_by_card().items() if voters
             )
@@ -279,9 +288,9 @@ class DixitState(GameState):
         number = self._number(text)
         refusal = self._card_refusal(number)
         if refusal:
-            raise IllegalAction(refusal)
+            raise IllegalMove(refusal)
         self.storyteller_card = number
-        self.phase = OWNERS
+        self.phase = Phase.OWNERS
         finders = self._finders()
         if not finders:
             found = "nobody found it"
@@ -331,7 +340,7 @@ class DixitState(GameState):
         player = find_player(name, self.players)
         refusal = self._owner_refusal(number, player)
         if refusal:
-            raise IllegalAction(refusal)
+            raise IllegalMove(refusal)
         self.owners[number] = player
         events = [Event(f"Card {number} is {player}'s.")]
         if len(self.owners) == self.cards_shown - 1:
@@ -387,7 +396,7 @@ class DixitState(GameState):
         drawn = min(self.draw_pile, self.cards_shown)
         self.draw_pile -= drawn
         if self.draw_pile == 0:
-            self.phase = OVER
+            self.phase = Phase.OVER
             if drawn < self.cards_shown:
                 ending = "The draw pile runs out before every hand is full"
             else:
@@ -405,25 +414,25 @@ class DixitState(GameState):
 
     def legal_actions(self) -> list[Choice]:
         teller = self.storyteller
-        if self.phase == STORYTELLER:
+        if self.phase == Phase.STORYTELLER:
             return [Choice(Action("storyteller", player), f"{player} is the storyteller") for player in self.players]
-        if self.phase == CLUE:
+        if self.phase == Phase.CLUE:
             return [Choice(Action("clue", None, ("<clue>",)), f"{teller} gives the clue", free_text=True)]
-        if self.phase == CARDS:
+        if self.phase == Phase.CARDS:
             return [Choice(Action("shown"), f"the {self.cards_shown} cards are laid out")]
-        if self.phase == VOTE:
+        if self.phase == Phase.VOTE:
             return [
                 Choice(Action("vote", player, (str(number),)), f"{player} votes for card {number}")
                 for player in self._missing_votes()
                 for number in self.numbers
             ]
-        if self.phase == REVEAL:
+        if self.phase == Phase.REVEAL:
             return [
                 Choice(Action("card", None, (str(number),)), f"card {number} is {teller}'s")
                 for number in self.numbers
                 if self._card_refusal(number) is None
             ]
-        if self.phase == OWNERS:
+        if self.phase == Phase.OWNERS:
             return [
                 Choice(Action("owner", None, (str(number), player)), f"card {number} is {player}'s")
                 for number in self.numbers
@@ -433,13 +442,13 @@ class DixitState(GameState):
         return []
 
     def waiting_for(self) -> tuple[str, ...]:
-        if self.phase == STORYTELLER:
+        if self.phase == Phase.STORYTELLER:
             return self.players
-        if self.phase in (CLUE, CARDS, REVEAL):
+        if self.phase in (Phase.CLUE, Phase.CARDS, Phase.REVEAL):
             return (already_set(self.storyteller, "the storyteller"),)
-        if self.phase == VOTE:
+        if self.phase == Phase.VOTE:
             return self._missing_votes()
-        if self.phase == OWNERS:
+        if self.phase == Phase.OWNERS:
             return tuple(
                 player for player in self.voters if len(self._cards_of(player, self.owners)) < self.cards_given
             )
@@ -450,7 +459,7 @@ class DixitState(GameState):
             return self._next_step()
         last = " This is the last turn." if self.is_last_turn() else ""
         # the clue, until the storyteller's card is known: what the cards and votes are for
-        clue = f" {self.storyteller}'s clue: {as_sentence(self.clue)}" if self.clue and self.phase in (CARDS, VOTE, REVEAL) else ""
+        clue = f" {self.storyteller}'s clue: {as_sentence(self.clue)}" if self.clue and self.phase in (Phase.CARDS, Phase.VOTE, Phase.REVEAL) else ""
         return f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile.{last}{clue} {self._next_step()}"
 
     def scores(self) -> dict[str, int]:
@@ -461,7 +470,7 @@ class DixitState(GameState):
         return [*super().score_report(), *([self.last_explanation] if self.last_explanation else [])]
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def outcome(self) -> Outcome | None:
         if not self.is_over():
@@ -469,7 +478,7 @@ class DixitState(GameState):
         return most_points_wins(self.totals)
 
     def secret_input(self) -> bool:
-        return self.phase == VOTE
+        return self.phase == Phase.VOTE
 
     def secrets(self, player: str) -> list[str]:
         vote = self.votes.get(player)
@@ -490,7 +499,7 @@ class DixitState(GameState):
             "contando": self.contando,
             "deck_size": self.deck_size,
             "turn": self.turn,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "last_turn": self.is_last_turn(),
             "storyteller": self.storyteller,
             "clue": self.clue,
@@ -509,3 +518,30 @@ class DixitState(GameState):
             seen["player"] = player
             seen["my_vote"] = self.votes.get(player)
         return seen
+
+    moves = {
+        "storyteller": _do_storyteller,
+        "clue": _do_clue,
+        "shown": _do_shown,
+        "vote": _do_vote,
+        "card": _do_card,
+        "owner": _do_owner,
+    }
+
+
+def _make(settings: Settings, services: Services) -> DixitState:
+    return DixitState(settings["players"], contando=settings["contando"], deck_size=settings["deck_size"])
+
+
+SPEC = GameSpec(
+    "dixit", "Dixit", MIN_PLAYERS, MAX_PLAYERS,
+    (
+        Option("contando", False, "the Contando scoring variant"),
+        # games saved before the option existed were played with the full deck
+        Option(
+            "deck_size", DECK_SIZE, "cards in the deck you play with, e.g. a partial deck or with expansions",
+            low=1, high=1000, flag="cards",
+        ),
+    ),
+    _make,
+)

@@ -10,23 +10,28 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from enum import Enum
+from typing import Any
 
 from games.base import (
     Action,
+    BadArgument,
     Choice,
     DeckTooSmall,
     Event,
+    GameSpec,
     GameState,
-    IllegalAction,
+    IllegalMove,
     NotYourTurn,
+    Option,
     Outcome,
+    Services,
     SetupError,
-    UnknownCommand,
+    Settings,
+    TermRules,
     Verb,
     already_set,
     check_player_names,
-    find_player,
     join_names,
     most_points_wins,
     plural,
@@ -40,17 +45,15 @@ QUESTION_COSTS = (1, 2)
 SHARED_TERM_POINTS = 2
 UNIQUE_TERM_POINTS = 4
 SIDES = ("normal", "quirky")
+MIN_PLAYERS, MAX_PLAYERS = 3, 10
 
-CHOOSE, TERMS, NARRATION, REVIEW, OVER = "choose", "terms", "narration", "review", "over"
 
-
-class TermRules(Protocol):
-    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
-        """None when `term` may be written by a player who already wrote `written` under this
-        card sentence; else one sentence saying why not."""
-
-    def same(self, a: str, b: str) -> bool:
-        """Whether two written terms count as the same term (inflections, compound spellings)."""
+class Phase(str, Enum):
+    CHOOSE = "choose"
+    TERMS = "terms"
+    NARRATION = "narration"
+    REVIEW = "review"
+    OVER = "over"
 
 
 @dataclass
@@ -177,7 +180,7 @@ class StoriesState(GameState):
         term_rules: TermRules,
         timer_seconds: int = 60,
     ) -> None:
-        self.players = check_player_names(players, 3, 10)
+        self.players = check_player_names(players, MIN_PLAYERS, MAX_PLAYERS)
         self.story_count = len(self.players) * (2 if len(self.players) <= 5 else 1)
         if len(cards) < self.story_count:
             raise DeckTooSmall(
@@ -230,7 +233,7 @@ class StoriesState(GameState):
         return sum(term.ticked for term in self.sheets[player])
 
     def _begin_story(self) -> None:
-        self.phase = CHOOSE
+        self.phase = Phase.CHOOSE
         self.side: str | None = None
         self.sheets: dict[str, list[WrittenTerm]] = {player: [] for player in self.writers}
         self.questions = {player: 0 for player in self.writers}
@@ -251,30 +254,19 @@ class StoriesState(GameState):
 
     # --- actions -----------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> list[Event]:
-        verb = self.verbs.get(action.verb)
-        if verb is None:
-            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
-        if len(action.args) != len(verb.params) or verb.takes_player != (action.player is not None):
-            raise IllegalAction(f"Say it like this: {verb.usage}.")
-        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
-        if action.player is not None:  # the verb takes a player, checked above
-            return handler(find_player(action.player, self.players), *action.args)
-        return handler(*action.args)
-
     def _expect_writer(self, player: str, reason: str) -> None:
         if player == self.storyteller:
             raise NotYourTurn(f"{player} is the storyteller and {reason}.")
 
     def _do_side(self, player: str, side: str) -> list[Event]:
-        if self.phase != CHOOSE:
-            raise IllegalAction("The side of this story's card has already been chosen.")
+        if self.phase != Phase.CHOOSE:
+            raise IllegalMove("The side of this story's card has already been chosen.")
         if player != self.storyteller:
             raise NotYourTurn(f"Only the storyteller, {self.storyteller}, chooses the side of the card.")
         if side.casefold() not in SIDES:
-            raise IllegalAction(f"Choose the normal or the quirky side, not {quoted(side)}: side {player} normal or side {player} quirky.")
+            raise BadArgument(f"Choose the normal or the quirky side, not {quoted(side)}: side {player} normal or side {player} quirky.")
         self.side = side.casefold()
-        self.phase = TERMS
+        self.phase = Phase.TERMS
         return [
             Event(f"{player} chooses the {self.side} side: '{self.sentence}'", brief=f"The {self.side} side."),
             Event(
@@ -284,28 +276,28 @@ class StoriesState(GameState):
         ]
 
     def _expect_writing(self, player: str) -> None:
-        if self.phase == CHOOSE:
-            raise IllegalAction(f"Wait until {self.storyteller} has chosen a side of the card.")
-        if self.phase != TERMS:
-            raise IllegalAction("The story has started: terms can no longer be written or erased.")
+        if self.phase == Phase.CHOOSE:
+            raise IllegalMove(f"Wait until {self.storyteller} has chosen a side of the card.")
+        if self.phase != Phase.TERMS:
+            raise IllegalMove("The story has started: terms can no longer be written or erased.")
         self._expect_writer(player, "writes no terms; each other player writes 5")
 
     def _do_term(self, player: str, text: str) -> list[Event]:
         self._expect_writing(player)
         sheet = self.sheets[player]
         if len(sheet) == TERMS_PER_PLAYER:
-            raise IllegalAction(
+            raise IllegalMove(
                 f"{player} has already written {TERMS_PER_PLAYER} terms; erase one first to write another."
             )
         term = " ".join(text.split())
         if not term:
-            raise IllegalAction(f"Say the term to write after 'term {player}'.")
+            raise IllegalMove(f"Say the term to write after 'term {player}'.")
         if any(self.term_rules.same(term, written.text) for written in sheet):
-            raise IllegalAction(f"{player} already wrote this term, or one that counts as the same: write another.")
+            raise IllegalMove(f"{player} already wrote this term, or one that counts as the same: write another.")
         sentence = already_set(self.sentence, "the card's sentence")
         refusal = self.term_rules.refusal(term, sentence, [written.text for written in sheet])
         if refusal is not None:
-            raise IllegalAction(without_term(refusal, term))
+            raise IllegalMove(without_term(refusal, term))
         sheet.append(WrittenTerm(term))
         events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
         missing = self._missing_terms()
@@ -329,15 +321,15 @@ class StoriesState(GameState):
         found = next((term for term in matches if ticked is None or term.ticked == ticked), None)
         if found is not None:
             return found
-        if self.phase != REVIEW:
+        if self.phase != Phase.REVIEW:
             which = {None: "", True: "ticked ", False: "unticked "}[ticked]
-            raise IllegalAction(
+            raise IllegalMove(
                 f"{player} has no {which}term like that; 'private {player}' shows {player}'s terms, to {player} only."
             )
         if not matches:
-            raise IllegalAction(f"{player} has not written {quoted(text)}; name one of {player}'s own terms.")
+            raise IllegalMove(f"{player} has not written {quoted(text)}; name one of {player}'s own terms.")
         state = "already ticked" if ticked is False else "not ticked"
-        raise IllegalAction(f"{player}'s term '{matches[0].text}' is {state}.")
+        raise IllegalMove(f"{player}'s term '{matches[0].text}' is {state}.")
 
     def _do_erase(self, player: str, text: str) -> list[Event]:
         self._expect_writing(player)
@@ -353,14 +345,14 @@ class StoriesState(GameState):
         ]
 
     def _do_start(self) -> list[Event]:
-        if self.phase == CHOOSE:
-            raise IllegalAction(f"{self.storyteller} must choose a side of the card first.")
-        if self.phase != TERMS:
-            raise IllegalAction("The story has already started.")
+        if self.phase == Phase.CHOOSE:
+            raise IllegalMove(f"{self.storyteller} must choose a side of the card first.")
+        if self.phase != Phase.TERMS:
+            raise IllegalMove("The story has already started.")
         missing = self._missing_terms()
         if missing:
-            raise IllegalAction(f"Wait for terms from {join_names(missing)} before the story starts.")
-        self.phase = NARRATION
+            raise IllegalMove(f"Wait for terms from {join_names(missing)} before the story starts.")
+        self.phase = Phase.NARRATION
         return [
             Event(
                 f"The timer runs {self.timer_seconds} seconds. {self.storyteller} tells the story: "
@@ -375,7 +367,7 @@ class StoriesState(GameState):
         events = []
         for writer, term in self._same_word_ticks(player, text):
             events += self._set_tick(writer, term, True)
-        if self.phase == NARRATION:
+        if self.phase == Phase.NARRATION:
             done = [writer for writer in self.writers if self._ticks(writer) == TERMS_PER_PLAYER]
             if done:
                 has = "has" if len(done) == 1 else "have"
@@ -401,14 +393,14 @@ class StoriesState(GameState):
         return self._set_tick(player, text, False)
 
     def _set_tick(self, player: str, text: str, ticked: bool) -> list[Event]:
-        if self.phase not in (NARRATION, REVIEW):
-            raise IllegalAction("Terms are ticked while the story is told, or corrected after it.")
+        if self.phase not in (Phase.NARRATION, Phase.REVIEW):
+            raise IllegalMove("Terms are ticked while the story is told, or corrected after it.")
         self._expect_writer(player, "has no terms to tick")
         term = self._find_term(player, text, ticked=not ticked)
         term.ticked = ticked
         verb = "ticks" if ticked else "unticks"
         count = f"({self._ticks(player)} of {TERMS_PER_PLAYER})"
-        if self.phase == REVIEW:  # the terms are revealed now
+        if self.phase == Phase.REVIEW:  # the terms are revealed now
             return [Event(f"{player} {verb} '{term.text}' {count}.")]
         return [
             Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
@@ -416,12 +408,12 @@ class StoriesState(GameState):
         ]
 
     def _do_question(self, player: str) -> list[Event]:
-        if self.phase != NARRATION:
-            raise IllegalAction("Questions may only be asked while the story is being told.")
+        if self.phase != Phase.NARRATION:
+            raise IllegalMove("Questions may only be asked while the story is being told.")
         self._expect_writer(player, "answers questions rather than asking them")
         asked = self.questions[player]
         if asked == len(QUESTION_COSTS):
-            raise IllegalAction(f"{player} has already asked {asked} questions in this story, the most allowed.")
+            raise IllegalMove(f"{player} has already asked {asked} questions in this story, the most allowed.")
         self.questions[player] = asked + 1
         cost = QUESTION_COSTS[asked]
         price = f"{cost} more points" if asked else plural(cost, 'point')
@@ -434,12 +426,12 @@ class StoriesState(GameState):
         ]
 
     def _do_timeup(self) -> list[Event]:
-        if self.phase != NARRATION:
-            raise IllegalAction("The timer is not running.")
+        if self.phase != Phase.NARRATION:
+            raise IllegalMove("The timer is not running.")
         return [Event("Time is up!"), *self._end_narration()]
 
     def _end_narration(self) -> list[Event]:
-        self.phase = REVIEW
+        self.phase = Phase.REVIEW
         sheets = " ".join(
             f"{player}: {', '.join(term.text + (' (ticked)' if term.ticked else '') for term in sheet)}."
             for player, sheet in self.sheets.items()
@@ -453,8 +445,8 @@ class StoriesState(GameState):
         ]
 
     def _do_confirm(self) -> list[Event]:
-        if self.phase != REVIEW:
-            raise IllegalAction("Confirm after the story has ended, to score it.")
+        if self.phase != Phase.REVIEW:
+            raise IllegalMove("Confirm after the story has ended, to score it.")
         points = self._story_points()
         for player, gained in points.items():
             self.totals[player] = max(0, self.totals[player] + gained)
@@ -470,7 +462,7 @@ class StoriesState(GameState):
             Event(self.score_report()[0]),
         ]
         if self.story + 1 == self.story_count:
-            self.phase = OVER
+            self.phase = Phase.OVER
             events.append(Event(f"The game is over. {most_points_wins(self.totals).text}"))
         else:
             self.story += 1
@@ -481,17 +473,17 @@ class StoriesState(GameState):
     # --- what may happen next ----------------------------------------------------------------
 
     def legal_actions(self) -> list[Choice]:
-        if self.phase == CHOOSE:
+        if self.phase == Phase.CHOOSE:
             return [
                 Choice(Action("side", self.storyteller, (side,)), f"{self.storyteller} chooses the {side} side")
                 for side in SIDES
             ]
-        if self.phase == TERMS:
+        if self.phase == Phase.TERMS:
             return self._writing_choices()
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             return []
         choices = self._tick_choices()
-        if self.phase == NARRATION:
+        if self.phase == Phase.NARRATION:
             choices += [
                 Choice(Action("question", player), f"{player} asks a question")
                 for player in self.writers
@@ -526,32 +518,32 @@ class StoriesState(GameState):
         ]
 
     def waiting_for(self) -> tuple[str, ...]:
-        if self.phase in (CHOOSE, NARRATION):
+        if self.phase in (Phase.CHOOSE, Phase.NARRATION):
             return (self.storyteller,)
-        if self.phase == TERMS:
+        if self.phase == Phase.TERMS:
             return self._missing_terms() or (self.storyteller,)
-        if self.phase == REVIEW:
+        if self.phase == Phase.REVIEW:
             return self.players
         return ()
 
     def status(self) -> str:
         """Where the game stands and the whole task of the moment, with the card's sentence."""
-        if self.phase == OVER:
+        if self.phase == Phase.OVER:
             return f"The game is over. {most_points_wins(self.totals).text}"
         teller = self.storyteller
         where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
-        if self.phase == CHOOSE:
+        if self.phase == Phase.CHOOSE:
             return (
                 f"{where} {teller}, choose normal or quirky. Normal side: '{self.card.normal}' "
                 f"Quirky side: '{self.card.quirky}'"
             )
         card = f"The card: '{self.sentence}'"
-        if self.phase == TERMS:
+        if self.phase == Phase.TERMS:
             missing = self._missing_terms()
             if missing:
                 return f"{where} {card} Waiting for terms from {join_names(missing)}."
             return f"{where} Everyone has written the terms: {teller}, read the sentence again, '{self.sentence}', then say start."
-        if self.phase == NARRATION:
+        if self.phase == Phase.NARRATION:
             return f"{where} {teller} is telling the story, '{self.sentence}'; the timer runs {self.timer_seconds} seconds."
         return (
             f"{where} The story is over: correct the ticks with tick or untick if needed, then say confirm "
@@ -566,7 +558,7 @@ class StoriesState(GameState):
 
     def _explanation(self, story: str) -> list[str]:
         """Who scores what for which term in this story: only once its terms are revealed."""
-        assert self.phase == REVIEW
+        assert self.phase == Phase.REVIEW
         lines = explain_points(
             scored_terms(self.sheets, self.term_rules.same), self.questions, self._story_points(), self.storyteller
         )
@@ -575,12 +567,12 @@ class StoriesState(GameState):
     def score_report(self) -> list[str]:
         """The scores, then how the last story scored; after a story ends, what it would score
         if confirmed now (its terms are revealed then, never before)."""
-        if self.phase == REVIEW:
+        if self.phase == Phase.REVIEW:
             return [*super().score_report(), *self._explanation(f"Story {self.story + 1}, if confirmed now")]
         return [*super().score_report(), *self.last_story_explanation]
 
     def secret_input(self) -> bool:
-        return self.phase == TERMS
+        return self.phase == Phase.TERMS
 
     def secrets(self, player: str) -> list[str]:
         sheet = self.sheets.get(player)
@@ -590,21 +582,21 @@ class StoriesState(GameState):
         return [f"Your terms: {terms}."]
 
     def opening(self) -> list[Event]:
-        return self._story_intro() if self.phase == CHOOSE else [Event(self.status())]
+        return self._story_intro() if self.phase == Phase.CHOOSE else [Event(self.status())]
 
     def scores(self) -> dict[str, int]:
         return dict(self.totals)
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def outcome(self) -> Outcome | None:
-        if self.phase != OVER:
+        if self.phase != Phase.OVER:
             return None
         return most_points_wins(self.totals)
 
     def view(self, player: str | None) -> dict[str, Any]:
-        revealed = self.phase in (REVIEW, OVER)
+        revealed = self.phase in (Phase.REVIEW, Phase.OVER)
         sheets: dict[str, dict[str, Any]] = {}
         for writer, sheet in self.sheets.items():
             sheets[writer] = {
@@ -616,7 +608,7 @@ class StoriesState(GameState):
                 sheets[writer]["terms"] = [{"term": term.text, "ticked": term.ticked} for term in sheet]
         return {
             "game": self.game,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "round": self.round,
             "rounds": self.story_count // len(self.players),
             "story": self.story + 1,
@@ -630,3 +622,29 @@ class StoriesState(GameState):
             "last_story_points": self.last_story_points,
             "sheets": sheets,
         }
+
+    moves = {
+        "side": _do_side,
+        "term": _do_term,
+        "erase": _do_erase,
+        "start": _do_start,
+        "tick": _do_tick,
+        "untick": _do_untick,
+        "question": _do_question,
+        "timeup": _do_timeup,
+        "confirm": _do_confirm,
+    }
+
+
+def _make(settings: Settings, services: Services) -> StoriesState:
+    cards = [OpeningCard(**card) for card in settings["cards"]]
+    return StoriesState(
+        settings["players"], cards, settings["seed"], services.term_rules(), timer_seconds=settings["timer_seconds"]
+    )
+
+
+SPEC = GameSpec(
+    "stories", "Stories!", MIN_PLAYERS, MAX_PLAYERS,
+    (Option("timer_seconds", 60, "seconds per story", low=1, high=3600, flag="timer"),),
+    _make,
+)

@@ -11,20 +11,25 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
 from games.base import (
     Action,
+    BadArgument,
     Choice,
     Event,
+    GameSpec,
     GameState,
-    IllegalAction,
+    IllegalMove,
     NotYourTurn,
+    Option,
     Outcome,
+    Services,
     SetupError,
-    UnknownCommand,
+    Settings,
     Verb,
     already_set,
     check_player_names,
@@ -33,9 +38,9 @@ from games.base import (
     plural,
     quoted,
 )
-from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard
+from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard, Tile
 
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = 1, 8
 CARD_COUNT = 13
 #: the game ends at once when this many cards have been won
 CARDS_TO_END = 10
@@ -44,7 +49,13 @@ TORTOISE_STEP = 2
 TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
 BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
 
-FLIP, BLOW, DECIDE, OVER = "flip", "blow", "decide", "over"
+
+
+class Phase(str, Enum):
+    FLIP = "flip"
+    BLOW = "blow"
+    DECIDE = "decide"
+    OVER = "over"
 
 
 @lru_cache(maxsize=None)
@@ -104,6 +115,8 @@ class StorytellingState(GameState):
     #: the tale is immutable; the RNG is drawn from only after every check of a move has passed
     #: (a refused move never advances it), and sharing it keeps a move's copy cheap
     not_copied = ("tale", "cards", "rng")
+    #: a move may name the active player, who makes every move
+    names_mover = True
     verbs = {
         "flip": Verb("flip", False, ("position",), "Turn a face-down tile face up, for example flip B3."),
         "read": Verb(
@@ -127,7 +140,7 @@ class StorytellingState(GameState):
         clock_steps: int = 12,
         track_length: int = 16,
     ) -> None:
-        self.players = check_player_names(players, 1, MAX_PLAYERS)
+        self.players = check_player_names(players, MIN_PLAYERS, MAX_PLAYERS)
         self.variant = tale.key if advanced else None
         self.race = self.variant == "hare-tortoise"
         self.rows, self.columns = (2, 8) if self.race else (4, 4)
@@ -180,7 +193,7 @@ class StorytellingState(GameState):
             return places(self.rows, self.columns).index(position.upper())
         except ValueError:
             last = string.ascii_uppercase[self.columns - 1]
-            raise IllegalAction(
+            raise BadArgument(
                 f"There is no place {quoted(position)}: say a column letter A to {last} and a row number 1 to "
                 f"{self.rows}, for example flip B2."
             ) from None
@@ -190,12 +203,12 @@ class StorytellingState(GameState):
 
     def _prompt(self) -> str:
         """What the game waits for, as an instruction."""
-        if self.phase == BLOW:
+        if self.phase == Phase.BLOW:
             return (
                 f"{self.active} must move the row or the column through BLEW: say blow row left, "
                 "blow row right, blow column up or blow column down."
             )
-        if self.phase == DECIDE:
+        if self.phase == Phase.DECIDE:
             return f"{self.active} must say retire, to keep their cards and leave the game, or stay."
         return f"{self.active} must flip a face-down tile, for example flip {self.position(self._face_down()[0])}."
 
@@ -204,7 +217,7 @@ class StorytellingState(GameState):
 
     def opening(self) -> list[Event]:
         """The card again; resumed in the middle of a turn, also what was found and what is next."""
-        if self.phase != FLIP:
+        if self.phase != Phase.FLIP:
             return [Event(self.status())]
         return self.reading() + ([Event(self.status())] if self.found else [])
 
@@ -232,7 +245,7 @@ class StorytellingState(GameState):
         self.card_number = self.draw.pop(0)
         self.found = 0
         self.flipped: list[int] = []
-        self.phase = FLIP
+        self.phase = Phase.FLIP
         return events + self.reading()
 
     def _next_turn(self) -> list[Event]:
@@ -245,7 +258,7 @@ class StorytellingState(GameState):
 
     def _finish(self, outcome: Outcome) -> list[Event]:
         self.result = outcome
-        self.phase = OVER
+        self.phase = Phase.OVER
         self.flipped = []
         final = [] if self.race else [Event(f"Final scores: {self._standings()}.")]  # the race was just said
         return [Event(f"The game is over. {outcome.text}"), *final]
@@ -293,7 +306,7 @@ class StorytellingState(GameState):
         triggered = self.trigger is not None and self.trigger in (self.grid[index] for index in self.flipped)
         if triggered and self.variant == "three-pigs":
             self.flipped = [self.grid.index(already_set(self.trigger, "the wolf tile"))]
-            self.phase = BLOW
+            self.phase = Phase.BLOW
             return [Event(f"The wolf blew! The other tiles are turned face down. {self._prompt()}")]
         events = []
         if triggered and self.variant == "saint-george":
@@ -352,33 +365,26 @@ class StorytellingState(GameState):
         elif sum(len(cards) for cards in self.won.values()) == CARDS_TO_END:  # the race discards won cards
             return events + self._finish(self._score_outcome())
         if self.variant == "cinderella":
-            self.phase = DECIDE
+            self.phase = Phase.DECIDE
             return events + [Event(self._prompt())]
         return events + self._next_turn()
 
     # --- actions -----------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> list[Event]:
-        verb = self.verbs.get(action.verb)
-        if verb is None:
-            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
-        if len(action.args) != len(verb.params):
-            raise IllegalAction(f"Say it like this: {verb.usage}.")
-        if action.player is not None and fold_name(action.player) != fold_name(self.active):
+    def _check_move(self, verb: Verb, player: str | None) -> None:
+        if player is not None and fold_name(player) != fold_name(self.active):
             raise NotYourTurn(f"It is {self.active}'s turn; say the command without a name.")
-        handler: Callable[..., list[Event]] = getattr(self, f"_do_{verb.name}")
-        return handler(*action.args)
 
-    def _expect(self, phase: str, doing: str) -> None:
+    def _expect(self, phase: Phase, doing: str) -> None:
         if self.phase != phase:
-            raise IllegalAction(f"You cannot {doing} now: {self._prompt()}")
+            raise IllegalMove(f"You cannot {doing} now: {self._prompt()}")
 
     def _do_flip(self, position: str) -> list[Event]:
-        self._expect(FLIP, "flip a tile")
+        self._expect(Phase.FLIP, "flip a tile")
         index = self._index(position)
         place, name = self.position(index), self.grid[index]
         if index in self.flipped:
-            raise IllegalAction(f"{place} is already face up, it is the {name}: flip a face-down tile.")
+            raise IllegalMove(f"{place} is already face up, it is the {name}: flip a face-down tile.")
         self.flipped.append(index)
         self.seen.add(name)
         events = [Event(f"{place} is the {name}.")]
@@ -411,9 +417,9 @@ class StorytellingState(GameState):
         card's place as the current card, which goes back on top of the draw pile. Naming the
         top card itself changes nothing and repeats its pictures (the storyteller says which
         card they read when the host could not tell)."""
-        self._expect(FLIP, "read another card")
+        self._expect(Phase.FLIP, "read another card")
         if self.flipped:
-            raise IllegalAction(
+            raise IllegalMove(
                 f"A tile has already been flipped for card {self.card_number}: the storyteller can change the "
                 "card only before the first flip of the turn."
             )
@@ -422,20 +428,20 @@ class StorytellingState(GameState):
         except ValueError:
             number = 0
         if not 1 <= number <= CARD_COUNT:
-            raise IllegalAction(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not {quoted(text)}.")
+            raise BadArgument(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not {quoted(text)}.")
         refusal = self._card_elsewhere(number)
         if refusal:
-            raise IllegalAction(refusal)
+            raise IllegalMove(refusal)
         if number != self.card_number:
             self.draw = [self.card_number, *(card for card in self.draw if card != number)]
             self.card_number = number
         return self.reading()[1:]
 
     def _do_blow(self, line: str, direction: str) -> list[Event]:
-        self._expect(BLOW, "blow")
+        self._expect(Phase.BLOW, "blow")
         line, direction = line.casefold(), direction.casefold()
         if direction not in BLOWS.get(line, ()):
-            raise IllegalAction("Say blow row left, blow row right, blow column up or blow column down.")
+            raise BadArgument("Say blow row left, blow row right, blow column up or blow column down.")
         blew = self.grid.index(already_set(self.trigger, "the wolf tile"))
         row, column = divmod(blew, self.columns)
         if line == "row":
@@ -462,7 +468,7 @@ class StorytellingState(GameState):
         return events + self._end_turn(won=False)
 
     def _do_retire(self) -> list[Event]:
-        self._expect(DECIDE, "retire")
+        self._expect(Phase.DECIDE, "retire")
         player = self.active
         self.retired += (player,)
         events = [Event(
@@ -474,13 +480,13 @@ class StorytellingState(GameState):
         return events + self._next_turn()
 
     def _do_stay(self) -> list[Event]:
-        self._expect(DECIDE, "stay")
+        self._expect(Phase.DECIDE, "stay")
         return [Event(f"{self.active} stays in the game.")] + self._next_turn()
 
     # --- what may happen next ----------------------------------------------------------------
 
     def legal_actions(self) -> list[Choice]:
-        if self.phase == FLIP:
+        if self.phase == Phase.FLIP:
             choices = flip_choices(self.rows, self.columns)
             flips = [choices[index] for index in self._face_down()]
             if self.flipped:
@@ -489,13 +495,13 @@ class StorytellingState(GameState):
                 Choice(Action("read", None, (str(number),)), f"the storyteller reads card {number}")
                 for number in [self.card_number, *self.draw]
             ]
-        if self.phase == BLOW:
+        if self.phase == Phase.BLOW:
             return [
                 Choice(Action("blow", None, (line, direction)), f"blow the {line} {direction}")
                 for line, directions in BLOWS.items()
                 for direction in directions
             ]
-        if self.phase == DECIDE:
+        if self.phase == Phase.DECIDE:
             return [
                 Choice(Action("retire"), f"{self.active} retires and keeps their cards"),
                 Choice(Action("stay"), f"{self.active} stays in the game"),
@@ -503,12 +509,12 @@ class StorytellingState(GameState):
         return []
 
     def waiting_for(self) -> tuple[str, ...]:
-        return () if self.phase == OVER else (self.active,)
+        return () if self.phase == Phase.OVER else (self.active,)
 
     def status(self) -> str:
-        if self.result is not None:  # set with the phase OVER
+        if self.result is not None:  # set with the phase Phase.OVER
             return f"The game is over. {self.result.text}"
-        if self.phase == FLIP:
+        if self.phase == Phase.FLIP:
             pictures = self.card.pictures
             found = f"{self.found} found, next: the {pictures[self.found]}." if self.found else "None found yet."
             where = (
@@ -527,22 +533,22 @@ class StorytellingState(GameState):
         return {player: self.points(player) for player in self.players}
 
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def outcome(self) -> Outcome | None:
         return self.result
 
     def view(self, player: str | None) -> dict[str, Any]:
         """Everything here is public: only the face-down tiles are hidden, from everyone."""
-        playing = self.phase in (FLIP, BLOW)
+        playing = self.phase in (Phase.FLIP, Phase.BLOW)
         card = self.card if playing else None
         return {
             "game": self.game,
             "tale": self.tale.title,
             "tale_key": self.tale.key,
             "advanced": self.variant is not None,
-            "phase": self.phase,
-            "active": None if self.phase == OVER else self.active,
+            "phase": self.phase.value,
+            "active": None if self.phase == Phase.OVER else self.active,
             "rows": self.rows,
             "columns": self.columns,
             "grid": {
@@ -573,3 +579,46 @@ class StorytellingState(GameState):
             } if self.race else None,
             "outcome": None if self.result is None else self.result.text,
         }
+
+    moves = {
+        "flip": _do_flip,
+        "read": _do_read,
+        "blow": _do_blow,
+        "retire": _do_retire,
+        "stay": _do_stay,
+    }
+
+
+def tale_from_dict(data: Settings) -> Tale:
+    """A tale as settings save it (`dataclasses.asdict` of a `Tale`)."""
+    return Tale(
+        key=data["key"],
+        title=data["title"],
+        tiles=tuple(Tile(**tile) for tile in data["tiles"]),
+        cards=tuple(
+            TaleCard(card["number"], card["text"], tuple(card["pictures"]), card["points"])
+            for card in data["cards"]
+        ),
+    )
+
+
+def _make(settings: Settings, services: Services) -> StorytellingState:
+    return StorytellingState(
+        settings["players"],
+        tale_from_dict(settings["tale"]),
+        settings["seed"],
+        advanced=settings["advanced"],
+        clock_steps=settings["clock_steps"],
+        track_length=settings["track_length"],
+    )
+
+
+SPEC = GameSpec(
+    "storytelling", "Storytelling", MIN_PLAYERS, MAX_PLAYERS,
+    (
+        Option("advanced", False, "the tale's advanced rules"),
+        Option("clock_steps", 12, "clock steps in Cinderella", low=1, high=60),
+        Option("track_length", 16, "squares to Finish in the race", low=1, high=100),
+    ),
+    _make,
+)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.base import GameState
+from games.base import Action, Event, GameState
+from games.storytelling import Phase
 from nlp.cards import CardIdentifier, words
 
 
@@ -50,7 +51,7 @@ class CardReading:
         """A turn has begun and the card read aloud is not known yet."""
         view = state.view(None)
         flipped = any(name is not None for name in view["grid"].values())
-        return view["phase"] == "flip" and not flipped and self._turn(state) != self.known
+        return view["phase"] == Phase.FLIP and not flipped and self._turn(state) != self.known
 
     def begin(self, state: GameState, pictures: str) -> str:
         """A new card is on top: hold the pictures back, ask the storyteller to read."""
@@ -78,3 +79,17 @@ class CardReading:
         number = state.view(None)["card"]["number"]
         held, self.held = self.held, None
         return [f"Card {number}.", *([held] if held else [])]
+
+    def announced(self, state: GameState, events: list[Event], action: Action | None) -> list[Event]:
+        """What the table hears of `events`: a person reads the card, not the host, which holds
+        back the pictures to find until it knows the card (or was told by 'read N')."""
+        out = []
+        for event in events:
+            if event.cue == "pictures" and action is not None and action.verb == "read":
+                self.held = event.text
+                out += [Event(line) for line in self.confirm(state)]
+            elif event.cue == "pictures":
+                out.append(Event(self.begin(state, event.text)))
+            elif event.cue != "card":
+                out.append(event)
+        return out

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import Action, GameState
+from games.stories import Phase
 from nlp import HeardWord, TermReferee, TickEvent, TickTracker
 
 
@@ -22,7 +23,7 @@ class NarrationListener:
         self._story: int | None = None
 
     def listening(self, state: GameState) -> bool:
-        return state.view(None).get("phase") == "narration"
+        return state.view(None).get("phase") == Phase.NARRATION
 
     def _tracker_for(self, state: GameState) -> TickTracker:
         story = state.view(None)["story"]

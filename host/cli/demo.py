@@ -17,15 +17,16 @@ from pathlib import Path
 
 from games.base import Match
 from host.audio.sources import FileSource
-from host.cli.catalog import GAMES, referee
+from host.adapters.base import adapter_for
+from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
 from host.session.inputs import ScriptSource
-from host.adapters.narration import NarrationListener
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.session.session import Session, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
 from host.storage.store import GameStore
 
+GAME = "stories"
 PLAYERS = ["Nina", "Sabine", "Stephan", "Melanie"]
 #: the seed that deals the built-in deck with the Arctic card on top
 SEED = 53
@@ -83,7 +84,7 @@ def main(argv: list[str]) -> int:
         return 1
     speaker = PrintSpeaker() if options.silent else open_speaker(None)
     voice = None if isinstance(speaker, PrintSpeaker) else speaker
-    settings = GAMES["stories"].settings(argparse.Namespace(players=PLAYERS, seed=SEED, timer=60, deck=None))
+    settings = new_settings(argparse.Namespace(game=GAME, players=PLAYERS, seed=SEED, timer_seconds=60, deck=None))
     print(
         "storyhost demo: a Stories! story after the rulebook's Arctic example. Nina tells the story; "
         "Sabine, Stephan and Melanie have secretly written five terms each. The lines after '> ' "
@@ -95,9 +96,9 @@ def main(argv: list[str]) -> int:
                 GameStore(Path(folder) / "demo.sqlite3") as store, \
                 resources.as_file(data.joinpath("demo-narration.flac")) as recording, \
                 data.joinpath("demo.script").open("rb") as lines:
-            game_id = store.create("stories", settings)
-            match = Match(GAMES["stories"].factory(settings))
-            session = Session(store, game_id, match, TextOutput(speaker=voice), listener=NarrationListener(referee()))
+            game_id = store.create(GAME, settings)
+            match = Match(make(GAME, settings))
+            session = Session(store, game_id, match, TextOutput(speaker=voice), listener=adapter_for(GAME).listener())
             session.end_note = (
                 "That was one story; with four players a whole game has eight. Start your own with: "
                 "storyhost play stories --players NAME NAME NAME"

@@ -15,18 +15,18 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
+from host.adapters.base import adapter_for
 from host.audio.sources import MicGate, MicrophoneSource
-from host.adapters.card_reading import CardReading
-from host.cli.catalog import GAMES, add_play_options, make, new_settings, referee
+from host.cli.catalog import add_play_options, games, make, new_settings
 from host.storage.decks import DeckError
 from host.storage.files import FileRefused
 from host.session.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.session.live import LiveInput
-from host.adapters.narration import NarrationListener
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
@@ -34,7 +34,7 @@ from host.session.screen import visible
 from host.session.session import Session, StoryClock, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
 from host.voice.control import VoiceControl
-from host.voice.phrases import Names, nearest_term
+from host.voice.phrases import Names
 from host.audio.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
 from host.storage.store import GameBusy, GameDamaged, GameStore, SavedGame, StoreError
 from models.locate import data_dir
@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     add_companion_options(resume)
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
-    rules.add_argument("game", choices=sorted(GAMES))
+    rules.add_argument("game", choices=sorted(name for name in games() if _rules_text(name).is_file()))
     commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
     commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
@@ -148,7 +148,7 @@ def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socke
 
     from host.companion.server import Companion
 
-    companion = Companion(store, saved.id, f"{GAMES[saved.game].title}, game {saved.id}", saved.game,
+    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
                           saved.settings["players"], listening)
     address = companion.start()
     output.note(f"Phones join at {address} and the table page is at {address}table.")
@@ -216,10 +216,10 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
          inputs: tuple[LineSource, bool] | Speech, listening: socket.socket | None) -> None:
-    timer = saved.settings.get("timer_seconds")
-    listener = NarrationListener(referee()) if saved.game == "stories" else None
-    # a card is chosen by reading it only when a person is the storyteller
-    without = frozenset() if saved.settings.get("storyteller") == "human" else frozenset({"read"})
+    adapter = adapter_for(saved.game)
+    timer = adapter.clock_seconds(saved.settings)
+    listener = adapter.listener()
+    without = adapter.without(saved.settings)
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
         clock = StoryClock(timer) if wall_clock and timer else None
@@ -230,7 +230,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         companion = _start_companion(store, saved, listening, output) if listening else None
         try:
             Session(store, saved.id, match, output, clock, listener, preferences=preferences, without=without,
-                    private=companion).run(companion.attach(source) if companion else source)
+                    private=companion, adapter=adapter).run(companion.attach(source) if companion else source)
         finally:
             if companion is not None:
                 companion.close()
@@ -239,8 +239,8 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     companion = None
     voice = VoiceControl(
-        inputs.names, output.note, fold(options.prefix) if options.prefix else None,
-        brief=lambda: preferences.verbosity == "brief", resolve=nearest_term, without=without,
+        inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
+        brief=lambda: preferences.verbosity == "brief", without=without,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
@@ -249,11 +249,9 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
             companion = _start_companion(store, saved, listening, output)
             companion.attach(source)
         clock = StoryClock(timer) if timer else None
-        reading = None
-        if saved.settings.get("storyteller") == "human":
-            reading = CardReading({card["number"]: card["text"] for card in saved.settings["tale"]["cards"]})
+        reading = adapter.card_reading(saved.settings)
         Session(store, saved.id, match, output, clock, listener, voice, preferences, reading, without,
-                companion).run(source)
+                companion, adapter).run(source)
     finally:
         if companion is not None:
             companion.close()
@@ -275,7 +273,7 @@ def _play(options: argparse.Namespace) -> None:
         game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
-        print(f"{GAMES[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
+        print(f"{games()[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
         _run(store, saved, match, options, inputs, listening)
 
 
@@ -288,6 +286,7 @@ def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
     actions = store.actions(saved.id)
     try:
         factory = make(saved.game, saved.settings)
+        factory()  # settings that cannot build the game are damaged, whatever the moves
     except SetupError as error:
         raise GameDamaged(f"Game {saved.id} cannot be resumed with its saved settings: {error}") from error
     except (KeyError, TypeError) as error:
@@ -325,7 +324,7 @@ def _resume(options: argparse.Namespace) -> None:
             for line in passed_over:
                 print(f"{line} Resuming another game.", file=sys.stderr)
         inputs = _inputs(options, saved.settings["players"])
-        print(f"Resuming {GAMES[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
+        print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs, listening)
 
 
@@ -341,16 +340,6 @@ def when(stamp: str, now: datetime) -> str:
     return f"on {moment.day} {moment:%B %Y} at {clock}"
 
 
-def _variant(saved: SavedGame) -> str:
-    """' (The Three Little Pigs, advanced rules)', ' (Contando scoring)' or ''."""
-    settings = saved.settings
-    if saved.game == "storytelling":
-        return f" ({settings['tale']['title']}{', advanced rules' if settings.get('advanced') else ''})"
-    if saved.game == "dixit" and settings.get("contando"):
-        return " (Contando scoring)"
-    return ""
-
-
 def _games(options: argparse.Namespace) -> None:
     with GameStore.open() as store:
         saved_games = list(store.games())
@@ -364,14 +353,20 @@ def _games(options: argparse.Namespace) -> None:
         state = "over" if saved.finished else "in progress"
         players = join_names(saved.settings["players"])
         moves = "no moves yet" if saved.moves == 0 else plural(saved.moves, "move")
+        adapter = adapter_for(saved.game)
         print(visible(
-            f"{saved.id}: {GAMES[saved.game].title}{_variant(saved)} with {players}; {moves}, {state}, "
+            f"{saved.id}: {adapter.spec.title}{adapter.variant(saved.settings)} with {players}; {moves}, {state}, "
             f"last played {when(saved.updated, now)}."
         ))
 
 
+def _rules_text(game: str) -> Traversable:
+    """The rules of `game` as `storyhost rules GAME` presents them (a game may have none yet)."""
+    return resources.files("host").joinpath("rules").joinpath(f"{game}.md")
+
+
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
-    out.write(resources.files("host").joinpath("rules").joinpath(f"{options.game}.md").read_text(encoding="utf-8"))
+    out.write(_rules_text(options.game).read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,16 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import GameState, plural
+from host.adapters.base import adapter_for
 
-#: the commands a phone may send, by game: the player's own secret moves
-PHONE_VERBS = {"stories": ("term", "erase", "question"), "dixit": ("vote", "card")}
 #: how many of the last announcements and replies a screen keeps
 KEPT = 12
 
 
 def can(state: GameState, player: str) -> list[str]:
     """The phone commands `player` may send now (the storyteller alone names their card)."""
-    allowed = PHONE_VERBS.get(state.game, ())
+    allowed = adapter_for(state.game).phone_verbs
     verbs = []
     for choice in state.legal_actions():
         verb = choice.action.verb
@@ -30,43 +29,6 @@ def can(state: GameState, player: str) -> list[str]:
 
 def _scores(state: GameState) -> list[str]:
     return [f"{player}: {plural(points, 'point')}" for player, points in state.scores().items()]
-
-
-def table_details(state: GameState) -> list[str]:
-    """The table's lines beside the status: tick counts, the grid's face-up tiles, who voted."""
-    view = state.view(None)
-    if state.game == "stories":
-        lines = [f"Story {view['story']} of {view['stories']}; storyteller {view['storyteller']}."]
-        if view["sentence"]:
-            lines.append(f"The card: {view['sentence']}")
-        for writer, sheet in view["sheets"].items():
-            line = f"{writer}: {sheet['written']} of 5 terms written, {sheet['ticked']} ticked"
-            questions = f", {plural(sheet['questions'], 'question')}" if sheet["questions"] else ""
-            terms = sheet.get("terms")  # revealed once the story is over
-            shown = f". Terms: {', '.join(t['term'] + (' (ticked)' if t['ticked'] else '') for t in terms)}" if terms else ""
-            lines.append(f"{line}{questions}{shown}.")
-        return lines
-    if state.game == "storytelling":
-        grid = view["grid"]
-        face_up = [f"{position} {name}" for position, name in grid.items() if name is not None]
-        lines = [f"{view['tale']}. Active player: {view['active']}." if view["active"] else view["tale"] + "."]
-        lines.append(f"Face up: {', '.join(face_up)}." if face_up else "Every tile is face down.")
-        lines.append(f"{len(grid) - len(face_up)} tiles face down.")
-        if view["card"]:
-            lines.append(f"Card {view['card']['number']}: pictures to find: {', '.join(view['card']['pictures'])}.")
-        return lines
-    if state.game == "dixit":
-        lines = [f"Turn {view['turn']}, phase: {view['phase']}; storyteller {view['storyteller'] or 'not chosen yet'}."]
-        if view["clue"]:
-            lines.append(f"The clue: {view['clue']}")
-        if view["voted"]:
-            lines.append(f"Voted: {', '.join(view['voted'])}.")
-        for position in view["positions"]:
-            owner = f", {position['owner']}'s" if position["owner"] else ""
-            votes = f", votes from {', '.join(position['votes'])}" if position["votes"] else ""
-            lines.append(f"Card {position['number']}{owner}{votes}.")
-        return lines
-    return []
 
 
 def todo(state: GameState, player: str, verbs: list[str]) -> str:
@@ -99,6 +61,6 @@ def table_screen(state: GameState, timer_left: float | None) -> dict[str, Any]:
     return {
         "status": state.status(),
         "scores": _scores(state),
-        "details": table_details(state),
+        "details": adapter_for(state.game).table_details(state),
         "timer_left": timer_left,
     }

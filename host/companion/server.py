@@ -24,7 +24,8 @@ from aiohttp import WSMsgType, web
 
 from games.base import quoted
 from host.companion import pages
-from host.companion.screens import KEPT, PHONE_VERBS, player_screen, table_screen
+from host.adapters.base import adapter_for
+from host.companion.screens import KEPT, player_screen, table_screen
 from host.companion.source import with_phones
 from host.session.inputs import LineSource
 from host.session.session import PlayerLine, Session
@@ -327,7 +328,7 @@ class Companion:
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
-        if verb not in PHONE_VERBS.get(self.game, ()):
+        if verb not in adapter_for(self.game).phone_verbs:
             return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
         if len(text) > MAX_TEXT:
             return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."

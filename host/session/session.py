@@ -14,6 +14,7 @@ from typing import Protocol
 from games.base import (
     Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
 )
+from host.adapters.base import GameAdapter, adapter_for
 from host.speech.hearing import Heard
 from host.session.inputs import LineSource, Refused
 from host.session.live import LiveInput, MicrophoneBack, MicrophoneGone
@@ -27,11 +28,16 @@ from host.voice.control import Question, VoiceControl
 
 @dataclass(frozen=True)
 class HostCommand:
-    """A command of the host rather than of a game, and the games it belongs to (empty: all)."""
+    """A command of the host rather than of a game; `per_game`: offered only in the games whose
+    adapter lists it among its `commands`."""
 
     usage: str
     help: str
-    games: tuple[str, ...] = ()
+    per_game: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.usage.split()[0]
 
 
 HOST_COMMANDS = (
@@ -40,11 +46,11 @@ HOST_COMMANDS = (
     HostCommand("score", "the scores, and how the last points were scored"),
     HostCommand("turn", "where the game stands and what to do now"),
     HostCommand("undo", "take back the last move"),
-    HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", ("stories", "dixit")),
+    HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", per_game=True),
     HostCommand("link NAME", "with phones: a new private link for NAME, the old one stops working"),
-    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", ("stories",)),
-    HostCommand("time", "the time left in the story", ("stories",)),
-    HostCommand("grid", "the tiles face up now", ("storytelling",)),
+    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
+    HostCommand("time", "the time left in the story", per_game=True),
+    HostCommand("grid", "the tiles face up now", per_game=True),
     HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute"),
     HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed"),
     HostCommand("quit", "stop; 'storyhost resume' continues the game"),
@@ -66,8 +72,9 @@ def usage_of(verb: Verb, player: str | None) -> str:
     return " ".join([verb.name, *([player] if player else []), *params])
 
 
-def host_commands(game: str) -> list[HostCommand]:
-    return [command for command in HOST_COMMANDS if not command.games or game in command.games]
+def host_commands(adapter: GameAdapter) -> list[HostCommand]:
+    """The host commands of the game `adapter` is for."""
+    return [command for command in HOST_COMMANDS if not command.per_game or command.name in adapter.commands]
 
 ALIASES = {"whose turn": "turn", "status": "turn", "time up": "timeup", "exit": "quit", "scores": "score"}
 
@@ -208,10 +215,13 @@ class Session:
         card_reading: CardReading | None = None,
         without: frozenset[str] = frozenset(),
         private: PrivateChannel | None = None,
+        adapter: GameAdapter | None = None,
     ) -> None:
         """`without`: commands of the game not offered in help or hints (a Storytelling card is
-        chosen by 'read' only when a person is the storyteller)."""
+        chosen by 'read' only when a person is the storyteller); `adapter`: what the host does
+        for this game (by default the one registered for it)."""
         self.store, self.game_id, self.match, self.out, self.clock = store, game_id, match, output, clock
+        self.adapter = adapter or adapter_for(match.state.game)
         self.without = without
         self.listener = listener
         self.voice = voice
@@ -395,7 +405,7 @@ class Session:
     def _announce(self, events: list[Event], action: Action | None = None) -> None:
         shared = [event for event in events if event.to is None]
         if self.card_reading is not None:
-            shared = self._storyteller_reads(shared, action)
+            shared = self.card_reading.announced(self.state, shared, action)
         for cue in {event.cue for event in shared if event.cue in EARCONS}:
             self.out.earcon(cue)
         verbosity = self.preferences.verbosity
@@ -408,21 +418,6 @@ class Session:
         if self.preferences.verbosity == "brief" and event.brief is not None:
             return event.brief
         return event.text
-
-    def _storyteller_reads(self, events: list[Event], action: Action | None) -> list[Event]:
-        """A human storyteller reads the card, not the host, which holds back the pictures to
-        find until it knows the card (or was told by 'read N')."""
-        assert self.card_reading is not None
-        out = []
-        for event in events:
-            if event.cue == "pictures" and action is not None and action.verb == "read":
-                self.card_reading.held = event.text
-                out += [Event(line) for line in self.card_reading.confirm(self.state)]
-            elif event.cue == "pictures":
-                out.append(Event(self.card_reading.begin(self.state, event.text)))
-            elif event.cue != "card":
-                out.append(event)
-        return out
 
     def _hear_reading(self, text: str) -> None:
         """One more utterance of the storyteller reading the card."""
@@ -546,12 +541,12 @@ class Session:
         verbs = [verb for name, verb in self.state.verbs.items() if name in legal]
         telling = self._telling()
         commands = [
-            command for command in host_commands(self.state.game)
-            if telling or command.usage.split()[0] not in WHILE_TELLING
+            command for command in host_commands(self.adapter)
+            if telling or command.name not in WHILE_TELLING
         ]
         if self.preferences.verbosity == "brief":
             self.out.note(f"Now: {', '.join(verb.usage for verb in verbs) or 'nothing'}.")
-            self.out.note(f"Also: {', '.join(command.usage.split()[0] for command in commands)}.")
+            self.out.note(f"Also: {', '.join(command.name for command in commands)}.")
             return
         self.out.note("You can say now:")
         for verb in verbs:
@@ -593,14 +588,7 @@ class Session:
                 self.play(action)
 
     def _cmd_grid(self, rest: str) -> None:
-        grid = self.state.view(None).get("grid")
-        if grid is None:
-            self.out.note("This game has no grid of tiles.")
-            return
-        face_up = [f"{position} {name}" for position, name in grid.items() if name is not None]
-        hidden = len(grid) - len(face_up)
-        self.out.note(f"Face up: {', '.join(face_up)}. The other {hidden} tiles are face down." if face_up
-                      else f"All {hidden} tiles are face down.")
+        self.out.note(self.adapter.grid(self.state) or "This game has no grid of tiles.")
 
     def _cmd_private(self, rest: str) -> None:
         """A player's secrets: on their phone if they have one; else at the terminal after a key

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from games.base import GameState
 from host.speech.recognizer import Hypothesis
-from host.voice.phrases import HOST_LINES, NO, SLOT, YES, Names, Phrase, phrases
+from host.voice.phrases import NO, SLOT, YES, GameVoice, Names, Phrase, host_lines, phrases
 from nlp.commands import alike, spoken, understand
 from nlp.ticks import HeardWord
 
@@ -44,18 +44,19 @@ class VoiceControl:
         self,
         names: Names,
         say: Callable[[str], None],
+        game: GameVoice,
         prefix: str | None = None,
         brief: Callable[[], bool] = lambda: False,
-        resolve: Callable[[GameState, str], str] | None = None,
         without: frozenset[str] = frozenset(),
     ) -> None:
-        """`say` speaks and prints a reply; `brief` tells whether replies should be short;
-        `resolve` may rewrite a dictated line before it is asked about (a tick's words to the
-        player's own term); the game's commands in `without` are not offered by voice (a
-        Storytelling card is chosen by reading it only when a person is the storyteller)."""
+        """`say` speaks and prints a reply; `game` says the game's moves and may rewrite a
+        dictated line before it is asked about (a tick's words to the player's own term);
+        `brief` tells whether replies should be short; the game's commands in `without` are
+        not offered by voice (a Storytelling card is chosen by reading it only when a person is
+        the storyteller)."""
         self.without = without
-        self.names, self.say, self.prefix, self.brief = names, say, prefix, brief
-        self.resolve = resolve
+        self.names, self.say, self.game, self.prefix, self.brief = names, say, game, prefix, brief
+        self.host_lines = host_lines(game)
         self.question: Question | None = None
         self.dictating: Phrase | None = None
         self._unclear = 0  # answers in a row that were not yes or no
@@ -69,7 +70,7 @@ class VoiceControl:
         return commands
 
     def _phrases(self, state: GameState) -> list[Phrase]:
-        return [phrase for phrase in phrases(state, self.names) if phrase.line.split()[0] not in self.without]
+        return [phrase for phrase in phrases(state, self.names, self.game) if phrase.line.split()[0] not in self.without]
 
     def _listened(self, state: GameState, prefixed: bool) -> dict[str, str]:
         """Each phrase of the moment as it is heard (with the prefix word when `prefixed`) ->
@@ -119,7 +120,7 @@ class VoiceControl:
         host commands then need the prefix word, as during a story."""
         if self.question is not None:
             return None
-        game = [phrase for phrase in self._phrases(state) if phrase.line not in HOST_LINES]
+        game = [phrase for phrase in self._phrases(state) if phrase.line not in self.host_lines]
         dictations = {phrase.dictation for phrase in game}
         return game[0] if len(dictations) == 1 and None not in dictations else None
 
@@ -202,8 +203,7 @@ class VoiceControl:
         assert phrase.dictation is not None
         line = phrase.dictation.replace(SLOT, text)
         self.dictating = None
-        if self.resolve is not None:
-            line = self.resolve(state, line)
+        line = self.game.resolve(state, line)
         self.question, self._unclear = Question(text, line=line), 0
         self.say(f"{text}?" if self.brief() else f"I heard: {text}. Is that right? Say yes or no.")
         return []
@@ -212,7 +212,7 @@ class VoiceControl:
         """One example per command, then the commands of any time."""
         examples: dict[str, str] = {}
         for phrase in self._phrases(state):
-            examples.setdefault(phrase.line if phrase.line in HOST_LINES else phrase.line.split()[0], phrase.words)
+            examples.setdefault(phrase.line if phrase.line in self.host_lines else phrase.line.split()[0], phrase.words)
         spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
         self.say(f"You can say: {spoken_list}.")
 

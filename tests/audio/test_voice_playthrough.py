@@ -21,7 +21,7 @@ from tests.audio.voice_player import NotHeard, VoicePlayer
 
 pytestmark = pytest.mark.slow
 
-HOST_OPTIONS = ["--speech", "--asr", "pocketsphinx"]
+HOST_OPTIONS = ["--speech"]
 QUESTION = ("yes or no",)
 #: seconds of silence after which the player takes it that the host did not hear it (a command
 #: said into a pause of the host's own speech is lost: its microphone is muted while it speaks)

@@ -47,12 +47,14 @@ from games.base import GameState  # noqa: E402
 from games.decks import OpeningCard  # noqa: E402
 from games.dixit import DixitState  # noqa: E402
 from games.stories import StoriesState  # noqa: E402
-from host.cli.catalog import GAMES  # noqa: E402
+from host.adapters.base import adapter_for  # noqa: E402
+from host.cli.catalog import make  # noqa: E402
 from host.storage.decks import load_tale  # noqa: E402
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
 from host.speech.recognizer import Hypothesis  # noqa: E402
 from host.voice.control import Question, VoiceControl  # noqa: E402
-from host.voice.phrases import HOST_LINES, NO, YES, Names, Phrase, phrases  # noqa: E402
+from host.adapters.base import adapter_for  # noqa: E402
+from host.voice.phrases import NO, YES, Names, Phrase, host_lines, phrases  # noqa: E402
 from nlp import commands  # noqa: E402
 from nlp.commands import spoken, understand  # noqa: E402
 from tests.speech.audio import RATE, finals, read_pcm, seconds, stream, synthesize, transcribe  # noqa: E402
@@ -84,7 +86,7 @@ def storytelling(tale: str, advanced: bool, seed: int = 1, players: Sequence[str
         "players": list(players), "seed": seed, "tale": asdict(load_tale(tale)), "advanced": advanced,
         "clock_steps": 12, "track_length": 16, "storyteller": "host",
     }
-    return GAMES["storytelling"].factory(settings)()
+    return make("storytelling", settings)()
 
 
 def flip_until(tale: str, phase: str) -> GameState:
@@ -220,14 +222,14 @@ HOST_STORYTELLER = frozenset({"read"})
 
 
 def offered(state: GameState, without: frozenset[str]) -> list[Phrase]:
-    return [phrase for phrase in phrases(state, NAMES) if phrase.line.split()[0] not in without]
+    return [phrase for phrase in phrases(state, NAMES, adapter_for(state.game)) if phrase.line.split()[0] not in without]
 
 
 def cases() -> list[Case]:
     out: list[Case] = []
     host_done: set[str] = set()
     for label, state in states():
-        without = HOST_STORYTELLER if state.game == "storytelling" else frozenset()
+        without = story_without(state)
         out += _cases(label, state, without, host_done)
     # 'read card N' is said when a person is the storyteller: then the flip grammar has them too
     human = storytelling("saint-george", False)
@@ -251,7 +253,7 @@ def _cases(label: str, state: GameState, without: frozenset[str], host_done: set
     meanings = {phrase.words: phrase.line for phrase in allowed}
     out = []
     for phrase in allowed:
-        if phrase.line in HOST_LINES:
+        if phrase.line in host_lines(adapter_for(state.game)):
             if phrase.words in host_done:
                 continue
             host_done.add(phrase.words)
@@ -270,7 +272,7 @@ def decide(state: GameState, heard: Sequence[Hypothesis], without: frozenset[str
     ("asked", line) or ("dropped", None). `answering`: the phrase answers QUESTION; "yes" or
     "no" is then the line of an answer taken."""
     said: list[str] = []
-    control = VoiceControl(NAMES, say=said.append, without=without)
+    control = VoiceControl(NAMES, said.append, adapter_for(state.game), without=without)
     if answering:
         control.question = QUESTION
     for hypothesis in heard:
@@ -413,7 +415,7 @@ def report_groups(results: list[Result]) -> None:
     print("By state (all voices): n, grammar top-1, then " + " / ".join(KINDS))
     groups: dict[str, list[Result]] = {}
     for r in results:
-        label = r.case.state_label if r.case.phrase.line not in HOST_LINES else "host commands"
+        label = r.case.state_label if r.case.phrase.line not in host_lines(adapter_for(r.case.state.game)) else "host commands"
         groups.setdefault(label, []).append(r)
     for label, group in groups.items():
         count = tally(group)
@@ -530,7 +532,9 @@ STORY_STATES: dict[str, GameState] = {}
 
 
 def story_without(state: GameState) -> frozenset[str]:
-    return HOST_STORYTELLER if state.game == "storytelling" else frozenset()
+    """The commands not offered in the game as the benchmark plays it (the default settings: in
+    Storytelling, the host is the storyteller)."""
+    return adapter_for(state.game).without({})
 
 
 # --- main -------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from games.base import Match
-from host.cli.catalog import GAMES
+from host.cli.catalog import make
 from host.storage.decks import load_opening_cards, load_tale
 from host.session.inputs import ScriptSource
 from host.session.session import HOST_COMMANDS, Session, TextOutput, normalise
@@ -60,7 +60,7 @@ class Table:
         game_settings = settings_for(game, seed)
         game_id = store.create(game, game_settings)
         printed: list[str] = []
-        match = Match(GAMES[game].factory(game_settings))
+        match = Match(make(game, game_settings))
         session = Session(store, game_id, match, TextOutput(write=printed.append))
         session.source = ScriptSource(io.BytesIO(), echo=printed.append)
         return cls(store, session, printed)
@@ -104,7 +104,7 @@ def one_line_or_taken(table: Table, line: str) -> None:
 
 #: pieces of a typed line: commands, names, numbers, plausible words and hostile text
 def line_strategy(game: str) -> st.SearchStrategy[str]:
-    verbs = sorted(GAMES[game].factory(settings_for(game, 1))().verbs) + [c.usage.split()[0] for c in HOST_COMMANDS]
+    verbs = sorted(make(game, settings_for(game, 1))().verbs) + [c.name for c in HOST_COMMANDS]
     token = st.one_of(
         st.sampled_from(verbs), st.sampled_from(PLAYERS[game]), st.sampled_from(TERMS),
         st.integers(-3, 90).map(str), st.sampled_from(["A1", "B3", "D4", "row", "left", "up", "normal", "quirky"]),

@@ -4,10 +4,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.base import Action, Choice, GameState, Match
+from games.base import Action, Choice, GameState, Match, TermRules
 
 #: fills the placeholder of a free-text choice (a term, a clue) for a random game
 FreeText = Callable[[Choice, random.Random], str]
+
+
+class NoServices:
+    """The services of a host for a game that asks for none (`games.base.Services`)."""
+
+    def term_rules(self) -> TermRules:
+        raise AssertionError("this game asks for no term rules")
+
+
+NO_SERVICES = NoServices()
 
 
 def random_playout(make: Callable[[], GameState], seed: int, fill: FreeText, max_moves: int = 5000) -> Match:
@@ -56,3 +66,16 @@ def check_finished_match(match: Match) -> None:
     assert state.waiting_for() == ()
     assert state.outcome() is not None
     assert snapshot(Match(match.make, list(match.log)).state) == snapshot(state)
+
+
+def check_refused(state: GameState, action: Action, error: type[Exception], message: str) -> None:
+    """`action` is refused by exactly `error`, with the player's `message`, and changes nothing."""
+    before = snapshot(state)
+    try:
+        state.apply(action)
+    except error as refused:
+        assert type(refused) is error, type(refused)
+        assert str(refused) == message
+    else:
+        raise AssertionError(f"{action} was not refused")
+    assert snapshot(state) == before

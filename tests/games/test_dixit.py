@@ -3,7 +3,6 @@ Contando variants, refusals that leave the state unchanged, game length (with th
 with a partial or bigger one), secrecy of the votes and random playouts."""
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 
@@ -20,8 +19,8 @@ from games.base import (
     UnknownCommand,
     check_player_names,
 )
-from games.dixit import DixitState
-from tests.games.playout import check_finished_match, random_playout, snapshot
+from games.dixit import SPEC, DixitState
+from tests.games.playout import NO_SERVICES, check_finished_match, random_playout, snapshot
 
 # Seat order chosen so that Tomás sits on Julián's left, as in the rulebook's example.
 EXAMPLE_SEATS = ["Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
@@ -395,16 +394,11 @@ def test_the_default_deck_is_the_84_cards():
     assert snapshot(state) == snapshot(DixitState(NAMES[:4], deck_size=84))
 
 
-def test_host_settings_keep_the_deck_size_and_old_games_load_with_84():
-    from host.cli.catalog import GAMES  # the saved settings of `storyhost play dixit --cards N`
-
-    dixit = GAMES["dixit"]
-    options = argparse.Namespace(players=NAMES[:4], contando=False, cards=32)
-    settings = dixit.settings(options)
-    assert settings == {"players": NAMES[:4], "contando": False, "deck_size": 32}
-    assert dixit.factory(settings)().draw_pile == 8
+def test_settings_keep_the_deck_size_and_old_games_load_with_84():
+    settings = {"players": NAMES[:4], "contando": False, "deck_size": 32}
+    assert SPEC.build(settings, NO_SERVICES).draw_pile == 8
     saved_before_cards = {"players": NAMES[:4], "contando": False}
-    assert dixit.factory(saved_before_cards)().deck_size == 84
+    assert SPEC.build(saved_before_cards, NO_SERVICES).deck_size == 84
 
 
 def test_outcome_sentences():

@@ -9,7 +9,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from games.base import Match
-from host.cli.catalog import GAMES, referee
+from host.adapters.base import referee
+from host.cli.catalog import make
 from host.storage.decks import load_opening_cards
 from host.speech.hearing import Heard
 from host.adapters.narration import NarrationListener
@@ -48,7 +49,7 @@ def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: P
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(store, game, Match(GAMES["stories"].factory(settings)), output,
+        session = Session(store, game, Match(make("stories", settings)), output,
                           listener=NarrationListener(referee()))
         session.run(Scripted([*SETUP, Heard(Hypothesis(words, True), words[-1].end)]))
     assert any(line.startswith("The timer runs 60 seconds") for line in said)  # the story's start
@@ -72,7 +73,7 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=lambda line: None))
-        match = Match(GAMES["stories"].factory(settings))
+        match = Match(make("stories", settings))
         session = Session(store, game, match, output, listener=NarrationListener(referee()))
         session.run(Scripted([*setup, Heard(Hypothesis(words, True), words[-1].end)]))
         moves = [str(action) for action in store.actions(game)]

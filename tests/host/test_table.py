@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from games.base import Match
-from host.cli.catalog import GAMES, referee
+from host.adapters.base import referee
+from host.cli.catalog import make
 from host.cli.main import when
 from host.storage.decks import load_opening_cards
 from host.adapters.narration import NarrationListener
@@ -151,7 +152,7 @@ def test_brief_is_what_is_spoken_too(tmp_path: Path) -> None:
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(store, game, Match(GAMES["stories"].factory(settings)), output,
+        session = Session(store, game, Match(make("stories", settings)), output,
                           listener=NarrationListener(referee()), preferences=Preferences(verbosity="brief"))
         session.run(Scripted(["side Nina normal"]))
     assert printed[:5] == said[:5] == [

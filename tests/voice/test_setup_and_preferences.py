@@ -10,7 +10,7 @@ import pytest
 from games.base import Match
 from host.storage import preferences
 from host.adapters.card_reading import CardReading
-from host.cli.catalog import GAMES
+from host.cli.catalog import make
 from host.storage.decks import load_tale
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.voice.names import CallError, parse_calls, spoken_names
@@ -78,7 +78,7 @@ def test_a_human_storytellers_card_is_recognised_from_what_is_heard() -> None:
     tale = load_tale("saint-george")
     settings = {"players": ["Marc", "Lea"], "seed": 3, "tale": asdict(tale), "advanced": False,
                 "clock_steps": 12, "track_length": 16, "storyteller": "human"}
-    state = Match(GAMES["storytelling"].factory(settings)).state
+    state = Match(make("storytelling", settings)).state
     cards = {card.number: card.text for card in tale.cards}
     reading = CardReading(cards)
     assert reading.waiting(state)
@@ -96,7 +96,7 @@ def test_a_reading_heard_through_without_a_sure_card_is_asked_about() -> None:
     tale = load_tale("saint-george")
     settings = {"players": ["Marc"], "seed": 3, "tale": asdict(tale), "advanced": False,
                 "clock_steps": 12, "track_length": 16, "storyteller": "human"}
-    state = Match(GAMES["storytelling"].factory(settings)).state
+    state = Match(make("storytelling", settings)).state
     cards = {card.number: card.text for card in tale.cards}
     reading = CardReading(cards)
     reading.begin(state, "Marc, find 1 picture.")

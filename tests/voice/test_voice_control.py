@@ -7,12 +7,13 @@ from dataclasses import asdict
 import pytest
 
 from games.base import Action, Match
-from host.cli.catalog import GAMES
+from host.adapters.base import adapter_for
+from host.cli.catalog import games, make
 from host.storage.decks import load_opening_cards, load_tale
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Hypothesis
 from host.voice.control import VoiceControl
-from host.voice.phrases import Names, nearest_term, phrases
+from host.voice.phrases import Names, phrases
 from nlp.ticks import HeardWord
 
 from tests.games import test_stories
@@ -36,15 +37,15 @@ def settings(game: str, seed: int = 1) -> dict:
 
 
 def match(game: str) -> Match:
-    return Match(GAMES[game].factory(settings(game)))
+    return Match(make(game, settings(game)))
 
 
 class Voice:
     """A VoiceControl with its replies collected."""
 
-    def __init__(self, prefix: str | None = None, brief: bool = False) -> None:
+    def __init__(self, game: str, prefix: str | None = None, brief: bool = False) -> None:
         self.said: list[str] = []
-        self.control = VoiceControl(Names({}), self.said.append, prefix, brief=lambda: brief, resolve=nearest_term)
+        self.control = VoiceControl(Names({}), self.said.append, adapter_for(game), prefix, brief=lambda: brief)
 
     def hear(self, state, grammar: str, loose: str | None = None) -> list[str]:
         return self.control.hear(state, heard(grammar, loose))
@@ -58,10 +59,10 @@ def playout_factory(game: str, seed: int):
     """Random play needs terms the rules accept: Stories! plays with the engine tests' plain rules."""
     if game == "stories":
         return lambda: test_stories.stories(PLAYERS[:3], seed=seed)
-    return GAMES[game].factory(settings(game, seed))
+    return make(game, settings(game, seed))
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(games()))
 def test_every_phrase_of_every_state_is_in_the_recognizers_dictionary(game: str) -> None:
     """set_phrases refuses unknown words: a phrase it cannot hear would stop a voice game."""
     recognizer = PocketSphinxRecognizer()
@@ -70,7 +71,7 @@ def test_every_phrase_of_every_state_is_in_the_recognizers_dictionary(game: str)
     for seed in range(3):
         rng, state = random.Random(seed), playout_factory(game, seed)()
         for _ in range(400):
-            new = [phrase.words for phrase in phrases(state, names) if phrase.words not in seen]
+            new = [phrase.words for phrase in phrases(state, names, adapter_for(game)) if phrase.words not in seen]
             if new:
                 recognizer.set_phrases(new)
                 seen.update(new)
@@ -87,20 +88,20 @@ def test_no_phrase_ever_names_a_secret_term() -> None:
         state.apply(state.parse(line))
     secret = {"walrus", "igloo", "kayak", "sled", "whale", "penguin", "glacier", "seal", "harpoon", "aurora"}
     for _ in range(2):
-        said = {word for phrase in phrases(state, Names({})) for word in phrase.words.split()}
+        said = {word for phrase in phrases(state, Names({}), adapter_for("stories")) for word in phrase.words.split()}
         assert not said & secret
         if state.view(None)["phase"] == "narration":
             state.apply(Action("timeup"))
 
 
 def test_a_sure_phrase_runs_at_once() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "leo is the storyteller") == ["storyteller Leo"]
     assert voice.said == []
 
 
 def test_a_doubtful_phrase_is_asked_about_and_runs_only_on_yes() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "leo is the storyteller", "the storyteller") == []
     assert "Did you say: leo is the storyteller?" in voice.said[-1]
     grammar = voice.control.grammar(state)
@@ -113,7 +114,7 @@ def test_a_doubtful_phrase_is_asked_about_and_runs_only_on_yes() -> None:
 
 def test_a_sure_command_instead_of_yes_or_no_counts_as_no_and_is_heard() -> None:
     """Asked about table talk, the player just goes on with the game."""
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     voice.hear(state, "leo is the storyteller", "the storyteller")
     assert voice.hear(state, "nina is the storyteller") == ["storyteller Nina"]
     assert voice.control.question is None
@@ -123,7 +124,7 @@ def test_a_sure_command_instead_of_yes_or_no_counts_as_no_and_is_heard() -> None
 
 
 def test_a_doubtful_command_instead_of_yes_or_no_is_asked_for_again() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     voice.hear(state, "undo")
     assert voice.hear(state, "nina is the storyteller", "nina is a story") == []
     assert voice.said[-1] == "Please say yes or no: undo?"
@@ -131,13 +132,13 @@ def test_a_doubtful_command_instead_of_yes_or_no_is_asked_for_again() -> None:
 
 
 def test_what_cannot_be_taken_back_is_asked_even_when_sure() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "undo") == []
     assert voice.hear(state, "correct") == ["undo"]
 
 
 def test_an_unclear_answer_is_asked_again_then_cancelled() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     voice.hear(state, "quit")
     for _ in range(2):
         assert voice.hear(state, "yes", "the wolf went home") == []
@@ -147,13 +148,13 @@ def test_an_unclear_answer_is_asked_again_then_cancelled() -> None:
 
 
 def test_speech_that_is_no_phrase_gets_a_short_reprompt() -> None:
-    state, voice = match("dixit").state, Voice(brief=True)
+    state, voice = match("dixit").state, Voice("dixit", brief=True)
     assert voice.hear(state, "score", "and then the dragon ate the knight") == []
     assert voice.said == ["Sorry?"]
 
 
 def test_the_clue_is_whatever_the_storyteller_says_next() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     state.apply(Action("storyteller", "Leo"))
     assert voice.control.grammar(state) is None  # free speech: the clue
     assert voice.hear(state, "a long journey home") == []
@@ -162,14 +163,14 @@ def test_the_clue_is_whatever_the_storyteller_says_next() -> None:
 
 
 def test_host_commands_during_free_speech_need_the_prefix_word() -> None:
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     state.apply(Action("storyteller", "Leo"))
     assert voice.hear(state, "host score") == ["score"]
 
 
 def test_a_prefix_word_misheard_by_free_recognition_still_counts_before_a_sure_phrase() -> None:
     """Festival's "host read card one" comes out of free recognition as "hester end card one"."""
-    state, voice = match("storytelling").state, Voice()
+    state, voice = match("storytelling").state, Voice("storytelling")
     assert voice.control.is_aside(state, heard("hester end card one"))
     assert voice.control.aside(state, heard("hester end card one")) == []
     assert voice.said[-1] == "Did you say: read card one? Say yes or no."
@@ -178,13 +179,13 @@ def test_a_prefix_word_misheard_by_free_recognition_still_counts_before_a_sure_p
 
 
 def test_with_a_prefix_word_only_prefixed_phrases_are_listened_for() -> None:
-    state, voice = match("dixit").state, Voice(prefix="host")
+    state, voice = match("dixit").state, Voice("dixit", prefix="host")
     assert all(words.startswith("host ") for words in voice.control.grammar(state))
     assert voice.hear(state, "host leo is the storyteller") == ["storyteller Leo"]
 
 
 def test_what_can_i_say_lists_one_example_per_command() -> None:
-    state, voice = match("storytelling").state, Voice()
+    state, voice = match("storytelling").state, Voice("storytelling")
     assert voice.hear(state, "what can i say") == []
     listed = voice.said[-1]
     assert listed.startswith("You can say: flip a one") and "repeat" in listed and "undo" in listed
@@ -196,9 +197,10 @@ def test_a_dictated_tick_names_the_players_own_term() -> None:
     for line in ["side Nina normal", *[f"term Leo {t}" for t in ("walrus", "igloo", "kayak", "sled", "whale")],
                  *[f"term Marc {t}" for t in ("penguin", "glacier", "seal", "harpoon", "aurora")], "start", "timeup"]:
         state.apply(state.parse(line))
-    assert nearest_term(state, "tick Leo the walruses") == "tick Leo walrus"
-    assert nearest_term(state, "tick Leo zzz") == "tick Leo zzz"  # nothing near: the engine explains
-    voice = Voice()
+    stories = adapter_for("stories")
+    assert stories.resolve(state, "tick Leo the walruses") == "tick Leo walrus"
+    assert stories.resolve(state, "tick Leo zzz") == "tick Leo zzz"  # nothing near: the engine explains
+    voice = Voice("stories")
     assert voice.hear(state, "leo ticks a term") == []
     assert voice.hear(state, "walrus") == []
     assert voice.hear(state, "yes") == ["tick Leo walrus"]
@@ -206,7 +208,7 @@ def test_a_dictated_tick_names_the_players_own_term() -> None:
 
 def test_punctuated_free_speech_from_whisper_is_a_prefixed_command_or_a_plain_dictation() -> None:
     """Whisper, the free-speech recognizer, writes "Host, score." and ends a clue with a full stop."""
-    state, voice = match("dixit").state, Voice()
+    state, voice = match("dixit").state, Voice("dixit")
     state.apply(Action("storyteller", "Leo"))
     assert voice.control.is_aside(state, heard("Host, score."))
     assert voice.hear(state, "A long journey home.") == []

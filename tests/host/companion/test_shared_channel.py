@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from games.base import Match
-from host.cli.catalog import add_play_options, make, new_settings, referee
+from host.adapters.base import referee
+from host.cli.catalog import add_play_options, make, new_settings
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen

@@ -1,0 +1,33 @@
+"""The games there are: each module of `games/` that exports a `SPEC` (a `GameSpec`), found on
+first use, and any game registered since (as OpenSpiel registers its games)."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+
+import games
+from games.base import GameSpec
+
+_registered: dict[str, GameSpec] = {}
+_found = False
+
+
+def register(spec: GameSpec) -> None:
+    """Make `spec` a game; a second game of the same name is a bug."""
+    known = _registered.get(spec.name)
+    if known is not None and known is not spec:
+        raise ValueError(f"Two games are called {spec.name!r}.")
+    _registered[spec.name] = spec
+
+
+def registered() -> Mapping[str, GameSpec]:
+    """Every game by name: the modules of `games/` with a SPEC, then those registered since."""
+    global _found
+    if not _found:
+        for module in pkgutil.iter_modules(games.__path__):
+            spec = getattr(importlib.import_module(f"games.{module.name}"), "SPEC", None)
+            if isinstance(spec, GameSpec):
+                register(spec)
+        _found = True
+    return _registered

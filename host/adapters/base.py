@@ -1,0 +1,156 @@
+"""What the host does for one game beyond its rules, behind one protocol (`GameAdapter`), and
+the adapters by game name: each module of `host/adapters/` that exports an `ADAPTER`, found on
+first use, and any adapter registered since. A game's adapter is the one place the host knows
+that game: its command-line options beyond the spec's, the phrases that say its moves, what
+listens to a story or a card read aloud, the host commands it adds, and what the companion's
+phones may send and its table screen shows."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from typing import Any, Protocol
+
+from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules
+from games.registry import registered
+from host.adapters.card_reading import CardReading
+from host.adapters.narration import NarrationListener
+from host.voice.phrases import HostPhrase, Names, Phrase
+from nlp import TermReferee, load_referee
+
+
+@lru_cache(maxsize=1)
+def referee() -> TermReferee:
+    """The term referee is loaded once per process: it holds the language resources."""
+    return load_referee()
+
+
+class HostServices:
+    """What the engines may ask of the host (`games.base.Services`): the language judgements."""
+
+    def term_rules(self) -> TermRules:
+        return referee()
+
+
+SERVICES = HostServices()
+
+
+class GameAdapter(Protocol):
+    spec: GameSpec
+    #: options of the command line beyond the spec's (the deck, who reads the cards)
+    options: tuple[Option, ...]
+    #: the host commands this game offers beyond those of every game ('private', 'say', 'grid' ...)
+    commands: frozenset[str]
+    #: spoken host commands of this game: (phrases, line, confirm)
+    host_phrases: tuple[HostPhrase, ...]
+    #: the moves a player may send from their phone: their own secret ones (a term, a vote)
+    phone_verbs: tuple[str, ...]
+
+    def settings(self, options: argparse.Namespace) -> dict[str, Any]:
+        """The settings a new game takes beyond the spec's options: its whole deck, read from
+        `options.deck` (None: the built-in one), and this adapter's options."""
+
+    def variant(self, settings: Settings) -> str:
+        """The variant played, as 'storyhost games' names it: ' (Contando scoring)', or ''."""
+
+    def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
+        """The spoken phrases of one legal action."""
+
+    def resolve(self, state: GameState, line: str) -> str:
+        """A dictated command line as it should be asked about (a term to the player's own)."""
+
+    def without(self, settings: Settings) -> frozenset[str]:
+        """Commands of the game not offered in help, hints or phrases with these settings."""
+
+    def clock_seconds(self, settings: Settings) -> int | None:
+        """How long a story runs on the wall clock, or None when nothing is timed."""
+
+    def listener(self) -> NarrationListener | None:
+        """What hears a story told and ticks it, or None."""
+
+    def card_reading(self, settings: Settings) -> CardReading | None:
+        """What recognises a card read aloud by a person, or None."""
+
+    def grid(self, state: GameState) -> str | None:
+        """What 'grid' answers: the tiles face up now; None for a game without a grid."""
+
+    def table_details(self, state: GameState) -> list[str]:
+        """The companion's table screen beside the status: what everyone may see of the game."""
+
+
+class BasicAdapter:
+    """An adapter for a game the host only passes commands to: no deck file, nothing heard
+    beyond commands, no clock. Adapters subclass it and change what their game needs."""
+
+    options: tuple[Option, ...] = ()
+    commands: frozenset[str] = frozenset()
+    host_phrases: tuple[HostPhrase, ...] = ()
+    phone_verbs: tuple[str, ...] = ()
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+
+    def settings(self, options: argparse.Namespace) -> dict[str, Any]:
+        if options.deck is not None:
+            raise SetupError(f"--deck is not for {self.spec.title}, which is played without a deck file.")
+        return {}
+
+    def variant(self, settings: Settings) -> str:
+        return ""
+
+    def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
+        return iter(())
+
+    def resolve(self, state: GameState, line: str) -> str:
+        return line
+
+    def without(self, settings: Settings) -> frozenset[str]:
+        return frozenset()
+
+    def clock_seconds(self, settings: Settings) -> int | None:
+        return None
+
+    def listener(self) -> NarrationListener | None:
+        return None
+
+    def card_reading(self, settings: Settings) -> CardReading | None:
+        return None
+
+    def grid(self, state: GameState) -> str | None:
+        return None
+
+    def table_details(self, state: GameState) -> list[str]:
+        return []
+
+
+_registered: dict[str, GameAdapter] = {}
+_found = False
+
+
+def register_adapter(adapter: GameAdapter) -> None:
+    """Make `adapter` the host's for its game; a second adapter for one game is a bug."""
+    known = _registered.get(adapter.spec.name)
+    if known is not None and known is not adapter:
+        raise ValueError(f"Two adapters for the game {adapter.spec.name!r}.")
+    _registered[adapter.spec.name] = adapter
+
+
+def adapters() -> Mapping[str, GameAdapter]:
+    """Every game the host can play, by name: the games with an adapter."""
+    global _found
+    if not _found:
+        import host.adapters
+
+        for module in pkgutil.iter_modules(host.adapters.__path__):
+            adapter = getattr(importlib.import_module(f"host.adapters.{module.name}"), "ADAPTER", None)
+            if adapter is not None:
+                register_adapter(adapter)
+        _found = True
+    return {name: adapter for name, adapter in _registered.items() if name in registered()}
+
+
+def adapter_for(game: str) -> GameAdapter:
+    """The adapter of `game`; KeyError when the host cannot play it."""
+    return adapters()[game]
