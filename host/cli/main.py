@@ -8,6 +8,7 @@ import importlib
 import io
 import os
 import signal
+import socket
 import sys
 import traceback
 from contextlib import ExitStack
@@ -128,18 +129,28 @@ def port_number(text: str) -> int:
     return port
 
 
-def _start_companion(store: GameStore, saved: SavedGame, options: argparse.Namespace, output: TextOutput) -> Companion:
-    """Serve the phones' pages and tell the table where to join: a QR code, and the address said."""
-    import segno  # the web server and the QR code are loaded only for a game with phones
+def _phones_port(options: argparse.Namespace, held: ExitStack) -> socket.socket | None:
+    """With --companion, the phones' port bound now, before a game is created or resumed, so that a
+    port in use leaves nothing behind."""
+    if not options.companion:
+        return None
+    from host.companion.server import CompanionError, listen  # the web server only for a game with phones
 
-    from host.companion.server import Companion, CompanionError
-
-    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
-                          saved.settings["players"], options.port)
     try:
-        address = companion.start()
+        return held.enter_context(listen(options.port))
     except CompanionError as error:
         raise UserError(str(error)) from error
+
+
+def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socket, output: TextOutput) -> Companion:
+    """Serve the phones' pages and tell the table where to join: a QR code, and the address said."""
+    import segno  # the QR code is loaded only for a game with phones
+
+    from host.companion.server import Companion
+
+    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
+                          saved.settings["players"], listening)
+    address = companion.start()
     output.note(f"Phones join at {address} and the table page is at {address}table.")
     qr = io.StringIO()  # after the address, which a screen reader reads first
     segno.make(address, error="l").terminal(out=qr, compact=True)
@@ -204,7 +215,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
-         inputs: tuple[LineSource, bool] | Speech) -> None:
+         inputs: tuple[LineSource, bool] | Speech, listening: socket.socket | None) -> None:
     adapter = adapter_for(saved.game)
     timer = adapter.clock_seconds(saved.settings)
     listener = adapter.listener()
@@ -215,7 +226,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         if trouble:
             print(trouble, file=sys.stderr)
         output = TextOutput()
-        companion = _start_companion(store, saved, options, output) if options.companion else None
+        companion = _start_companion(store, saved, listening, output) if listening else None
         try:
             Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer if wall_clock else None),
                                   listener, without=without, private=companion, adapter=adapter)
@@ -234,8 +245,8 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
         source = LiveInput(microphone, recognizer, MicGate(speaker))
-        if options.companion:
-            companion = _start_companion(store, saved, options, output)
+        if listening is not None:
+            companion = _start_companion(store, saved, listening, output)
             companion.attach(source)
         reading = adapter.card_reading(saved.settings)
         Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer), listener, voice, reading,
@@ -254,13 +265,15 @@ def _play(options: argparse.Namespace) -> None:
         raise UserError(f"{options.deck or 'The built-in deck'}: {error}") from error
     except (SetupError, DeckError, ValueError) as error:
         raise UserError(str(error)) from error
-    inputs = _inputs(options, settings["players"])
-    with GameStore.open() as store, ExitStack() as held:
+    with ExitStack() as held:
+        listening = _phones_port(options, held)
+        inputs = _inputs(options, settings["players"])
+        store = held.enter_context(GameStore.open())
         game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
         print(f"{games()[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
-        _run(store, saved, match, options, inputs)
+        _run(store, saved, match, options, inputs, listening)
 
 
 def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
@@ -286,7 +299,8 @@ def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
 def _resume(options: argparse.Namespace) -> None:
     """`resume N` opens game N, even one that is over (its last move can be undone); a bare
     `resume` the latest unfinished game that is neither open elsewhere nor damaged."""
-    with GameStore.open() as store, ExitStack() as held:
+    with ExitStack() as phones, GameStore.open() as store, ExitStack() as held:
+        listening = _phones_port(options, phones)
         if options.id is not None:
             saved = store.get(options.id)
             if saved is None:
@@ -310,7 +324,7 @@ def _resume(options: argparse.Namespace) -> None:
                 print(f"{line} Resuming another game.", file=sys.stderr)
         inputs = _inputs(options, saved.settings["players"])
         print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
-        _run(store, saved, match, options, inputs)
+        _run(store, saved, match, options, inputs, listening)
 
 
 def when(stamp: str, now: datetime) -> str:

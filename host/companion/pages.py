@@ -1,12 +1,15 @@
 """The companion's HTML pages: semantic, labelled, self-contained (no external resource).
 
-Every name and term is escaped here; what changes while the game runs is filled in by
-static/companion.js as text (never as HTML) from the screen's JSON, embedded in the page so that
-a reload shows the game as it is at once.
+Every page is whole without JavaScript: the game as it is now is written into the HTML, and a
+player's moves are plain forms posted to the server, which then shows the page again. Every name
+and term is escaped here. static/companion.js keeps a page live: it fills in what changes as text
+(never as HTML) from the screen's JSON, embedded in the page too, and sends the forms over the
+WebSocket instead.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
@@ -19,16 +22,38 @@ HEAD = """<!doctype html>
 <link rel="stylesheet" href="/static/companion.css">
 </head>
 """
+#: without JavaScript a page shows the game as it was when loaded (no timed refresh, which would
+#: pull a screen reader back to the top): this link shows it anew
+AGAIN = '<p><a href="{link}">Show the game as it is now</a></p>'
 
-ANNOUNCEMENTS = """<section aria-labelledby="announcements-heading">
-<h2 id="announcements-heading">Announcements</h2>
-<div id="announcements" role="log" aria-live="polite"></div>
-</section>
-"""
 
-SCORES = """<section aria-labelledby="scores-heading">
+def _head(title: str) -> str:
+    return HEAD.format(title=title)
+
+
+def _items(lines: Iterable[str]) -> str:
+    return "".join(f"<li>{escape(line)}</li>" for line in lines)
+
+
+def _numbered(lines: Iterable[Sequence[Any]]) -> str:
+    """Announcements or replies, each with its number, so that the script adds only newer ones."""
+    return "".join(f'<p data-n="{int(number)}">{escape(str(line))}</p>' for number, line in lines)
+
+
+def _timer(screen: dict[str, Any]) -> str:
+    left = screen.get("timer_left")
+    return "" if left is None else f"{round(left)} seconds left in the story."
+
+
+def _shared(screen: dict[str, Any]) -> str:
+    """The scores and the announcements, on every page."""
+    return f"""<section aria-labelledby="scores-heading">
 <h2 id="scores-heading">Scores</h2>
-<ul id="scores"></ul>
+<ul id="scores">{_items(screen.get("scores", []))}</ul>
+</section>
+<section aria-labelledby="announcements-heading">
+<h2 id="announcements-heading">Announcements</h2>
+<div id="announcements" role="log" aria-live="polite">{_numbered(screen.get("announcements", []))}</div>
 </section>
 """
 
@@ -51,7 +76,7 @@ def join_page(title: str, seats: dict[str, bool]) -> str:
                 f'<li><form method="post" action="/join"><input type="hidden" name="player" value="{name}">'
                 f"<button type=\"submit\">I am {name}</button></form></li>"
             )
-    return HEAD.format(title=f"Join: {escape(title)}") + f"""<body>
+    return _head(f"Join: {escape(title)}") + f"""<body>
 <main>
 <h1>Join {escape(title)}</h1>
 <p>Choose your name. You get a private page: keep it open, it is your seat in this game.</p>
@@ -66,7 +91,7 @@ def join_page(title: str, seats: dict[str, bool]) -> str:
 
 
 def refused_page(message: str, status_title: str) -> str:
-    return HEAD.format(title=escape(status_title)) + f"""<body>
+    return _head(escape(status_title)) + f"""<body>
 <main>
 <h1>{escape(status_title)}</h1>
 <p>{escape(message)}</p>
@@ -77,32 +102,50 @@ def refused_page(message: str, status_title: str) -> str:
 """
 
 
-def _field(verb: str, label: str, button: str, number: bool = False) -> str:
+def _form(action: str, verb: str, shown: bool, inside: str) -> str:
+    """A move posted to the server (or, with JavaScript, sent over the WebSocket)."""
+    return (f'<form method="post" action="{escape(action)}" data-verb="{verb}"{"" if shown else " hidden"}>'
+            f'<input type="hidden" name="verb" value="{verb}">\n{inside}</form>\n')
+
+
+def _field(action: str, verb: str, shown: bool, label: str, button: str, number: bool = False) -> str:
     kind = 'type="number" inputmode="numeric" min="1" max="1000"' if number else 'type="text" maxlength="200"'
-    return f"""<form data-verb="{verb}" hidden>
-<label for="{verb}-text">{label}</label>
+    return _form(action, verb, shown, f"""<label for="{verb}-text">{label}</label>
 <input id="{verb}-text" name="text" {kind} autocomplete="off" required>
 <button type="submit">{button}</button>
-</form>
-"""
+""")
 
 
-def _moves(game: str) -> str:
+def _terms(action: str, terms: list[dict[str, Any]], can_erase: bool) -> str:
+    """The player's terms with their ticks, each with a button to erase it while that is allowed."""
+    items = []
+    for term in terms:
+        text = escape(term["term"])
+        erase = _form(action, "erase", True, f'<input type="hidden" name="text" value="{text}">'
+                                             f'<button type="submit">Erase {text}</button>') if can_erase else ""
+        items.append(f"<li><span>{text} ({'ticked' if term['ticked'] else 'not ticked'})</span> {erase}</li>")
+    return "".join(items)
+
+
+def _moves(game: str, action: str, screen: dict[str, Any]) -> str:
+    can = screen.get("can", [])
     if game == "stories":
         return f"""<h3 id="terms-heading">Your terms</h3>
-<ul id="terms" aria-labelledby="terms-heading"></ul>
-{_field("term", "A term to write (only you see it)", "Write the term")}
-<form data-verb="question" hidden><button type="submit">Ask a question</button></form>
-"""
+<ul id="terms" aria-labelledby="terms-heading">{_terms(action, screen.get("terms", []), "erase" in can)}</ul>
+{_field(action, "term", "term" in can, "A term to write (only you see it)", "Write the term")}{
+_form(action, "question", "question" in can, '<button type="submit">Ask a question</button>')}"""
     if game == "dixit":
-        return (_field("vote", "The number of the card you vote for", "Vote", number=True)
-                + _field("card", "The number of your card, storyteller", "Enter my card", number=True))
+        return (_field(action, "vote", "vote" in can, "The number of the card you vote for", "Vote", number=True)
+                + _field(action, "card", "card" in can, "The number of your card, storyteller", "Enter my card", number=True))
     return ""
 
 
-def player_page(title: str, player: str, game: str, socket: str, screen: dict[str, Any]) -> str:
+def player_page(title: str, player: str, game: str, link: str, screen: dict[str, Any], notice: str | None = None) -> str:
+    """`link`: the page's own address (its forms post to LINK/send); `notice`: a refusal of the
+    form just sent, shown once."""
     name = escape(player)
-    return HEAD.format(title=f"{name}: {escape(title)}") + f"""<body data-screen="player" data-socket="{escape(socket)}">
+    replies = _numbered(screen.get("replies", [])) + (f'<p class="notice">{escape(notice)}</p>' if notice else "")
+    return _head(f"{name}: {escape(title)}") + f"""<body data-screen="player" data-socket="/ws{escape(link)}">
 <header>
 <h1>{name}'s private page</h1>
 <p>{escape(title)}. Only {name} should look at this page.</p>
@@ -110,18 +153,18 @@ def player_page(title: str, player: str, game: str, socket: str, screen: dict[st
 <main>
 <section aria-labelledby="now-heading">
 <h2 id="now-heading">Now</h2>
-<p id="todo"></p>
-<p id="status"></p>
-<p id="timer"></p>
+<p id="todo">{escape(screen.get("todo", ""))}</p>
+<p id="status">{escape(screen.get("status", ""))}</p>
+<p id="timer">{_timer(screen)}</p>
+{AGAIN.format(link=escape(link))}
 </section>
 <section aria-labelledby="mine-heading">
 <h2 id="mine-heading">Yours alone</h2>
-<ul id="secrets"></ul>
-{_moves(game)}
-<h3 id="replies-heading">Messages for you</h3>
-<div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading"></div>
+<ul id="secrets">{_items(screen.get("secrets", []))}</ul>
+{_moves(game, link + "/send", screen)}<h3 id="replies-heading">Messages for you</h3>
+<div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading">{replies}</div>
 </section>
-{SCORES}{ANNOUNCEMENTS}<p id="connection" role="status">Connecting.</p>
+{_shared(screen)}<p id="connection" role="status"></p>
 </main>
 {_embedded(screen)}</body>
 </html>
@@ -129,21 +172,22 @@ def player_page(title: str, player: str, game: str, socket: str, screen: dict[st
 
 
 def table_page(title: str, screen: dict[str, Any]) -> str:
-    return HEAD.format(title=f"Table: {escape(title)}") + f"""<body data-screen="table" data-socket="/ws/table">
+    return _head(f"Table: {escape(title)}") + f"""<body data-screen="table" data-socket="/ws/table">
 <header>
 <h1>{escape(title)}: the table</h1>
 </header>
 <main>
 <section aria-labelledby="now-heading">
 <h2 id="now-heading">Now</h2>
-<p id="status"></p>
-<p id="timer"></p>
+<p id="status">{escape(screen.get("status", ""))}</p>
+<p id="timer">{_timer(screen)}</p>
+{AGAIN.format(link="/table")}
 </section>
 <section aria-labelledby="game-heading">
 <h2 id="game-heading">The game</h2>
-<ul id="details"></ul>
+<ul id="details">{_items(screen.get("details", []))}</ul>
 </section>
-{SCORES}{ANNOUNCEMENTS}<p id="connection" role="status">Connecting.</p>
+{_shared(screen)}<p id="connection" role="status"></p>
 </main>
 {_embedded(screen)}</body>
 </html>

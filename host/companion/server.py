@@ -34,11 +34,32 @@ from host.storage.store import GameStore, StoreError
 
 #: the longest text a phone may send (a term or a number)
 MAX_TEXT = 200
+#: how long a form sent without JavaScript waits for the session's answer before the page is shown
+FORM_WAIT = 3.0
+#: the WebSocket close code that tells a page its link was renewed, so it stops reconnecting
+RENEWED = 4001
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
+
+
+def new_token() -> str:
+    """A private link's key: 192 random bits."""
+    return secrets.token_urlsafe(24)
 
 
 class CompanionError(RuntimeError):
     """The server cannot start (the port is taken); the message says what to do."""
+
+
+def listen(port: int, bind: str = "0.0.0.0") -> socket.socket:
+    """The phones' port, bound and listening, before anything is created or played (a refused
+    port leaves no game behind); CompanionError if it cannot be had."""
+    try:
+        return socket.create_server((bind, port), backlog=128)
+    except OSError as error:
+        why = "it is in use" if error.errno == errno.EADDRINUSE else os.strerror(error.errno or 0).lower()
+        raise CompanionError(
+            f"The phones' pages cannot be served on port {port}: {why}. Choose another with --port (0: any free port)."
+        ) from error
 
 
 def lan_address() -> str:
@@ -54,11 +75,14 @@ def lan_address() -> str:
 class Companion:
     """The phones and the table page of one game; a `PrivateChannel` for its session."""
 
-    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str], port: int,
-                 bind: str = "0.0.0.0") -> None:
-        self.store_path, self.game_id, self.title, self.game, self.bind = store.path, game_id, title, game, bind
-        self.port = port
-        seats = store.seats(game_id, players, lambda: secrets.token_urlsafe(24))
+    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str],
+                 listening: socket.socket) -> None:
+        """`listening`: the socket from `listen`, served from `start` on."""
+        self.store, self.game_id, self.title, self.game = store, game_id, title, game
+        self.listening = listening
+        self.address = ""
+        seats = store.seats(game_id, players, new_token)
+        #: token -> player; replaced whole, never changed in place, as the loop's thread reads it
         self._tokens = {token: player for player, (token, _) in seats.items()}
         self._joined = {player: claimed for player, (_, claimed) in seats.items()}
         self._lock = threading.Lock()  # guards _joined, read by the session's thread
@@ -71,23 +95,21 @@ class Companion:
         self._put: Callable[[PlayerLine], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._error: OSError | None = None
         self._seat_store: GameStore | None = None
+        #: on the loop's thread: a refusal of a form, shown once on the player's page; the screens changed
+        self._notices: dict[str, str] = {}
+        self._published = asyncio.Event()
 
     # -- lifecycle
     def start(self) -> str:
-        """Serve in a thread; the address phones open. CompanionError if the port is taken."""
+        """Serve in a thread; the address phones open."""
         ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(ready,), name="companion", daemon=True)
         self._thread.start()
         ready.wait()
-        if self._error is not None:
-            why = "it is in use" if self._error.errno == errno.EADDRINUSE else os.strerror(self._error.errno or 0).lower()
-            raise CompanionError(
-                f"The phones' pages cannot be served on port {self.port}: {why}. Choose another with --port (0: any free port)."
-            )
-        host = lan_address() if self.bind == "0.0.0.0" else self.bind
-        return f"http://{host}:{self.port}/"
+        bind, port = self.listening.getsockname()[:2]
+        self.address = f"http://{lan_address() if bind == '0.0.0.0' else bind}:{port}/"
+        return self.address
 
     def attach(self, source: LineSource) -> LineSource:
         """The session's input, with the players' commands from their phones merged in."""
@@ -104,14 +126,7 @@ class Companion:
         asyncio.set_event_loop(loop)
         runner = web.AppRunner(self._app(), access_log=None)
         loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, self.bind, self.port)
-        try:
-            loop.run_until_complete(site.start())
-        except OSError as error:
-            self._error = error
-            ready.set()
-            return
-        self.port = int(runner.addresses[0][1])  # the port chosen, when 0 asked for any
+        loop.run_until_complete(web.SockSite(runner, self.listening).start())
         self._loop = loop
         ready.set()
         try:
@@ -132,6 +147,7 @@ class Companion:
             web.get("/table", self._table_page),
             web.get("/p/{token}", self._player_page),
             web.get("/p/", self._player_page),
+            web.post("/p/{token}/send", self._form),
             web.get("/ws/table", self._table_socket),
             web.get("/ws/p/{token}", self._player_socket),
             web.get("/ws/p/", self._player_socket),
@@ -143,6 +159,18 @@ class Companion:
     def has(self, player: str) -> bool:
         with self._lock:
             return self._joined.get(player, False)
+
+    def renew(self, player: str) -> str:
+        """A new token for `player`'s seat, saved: the old link gets 403 from now on and its open
+        pages are told so; the player claims the seat again from the join page, whose address this is."""
+        token = new_token()
+        self.store.renew_seat(self.game_id, player, token)
+        with self._lock:
+            self._tokens = {**{known: name for known, name in self._tokens.items() if name != player}, token: player}
+            self._joined[player] = False
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._disconnect, player)
+        return self.address
 
     def tell(self, player: str, lines: list[str]) -> None:
         for line in lines:
@@ -171,12 +199,19 @@ class Companion:
 
     # -- the loop's side
     def _publish(self, texts: dict[str, str]) -> None:
+        self._published.set()  # a form sent without JavaScript waits for this
+        self._published = asyncio.Event()
         for key, text in texts.items():
             if self._payloads.get(key) == text:
                 continue
             self._payloads[key] = text
             for ws in list(self._sockets[key]):
                 asyncio.ensure_future(self._send(ws, text))
+
+    def _disconnect(self, player: str) -> None:
+        """Close `player`'s open pages, whose link no longer works."""
+        for ws in self._sockets.pop(player, set()):
+            asyncio.ensure_future(ws.close(code=RENEWED, message=b"This link was renewed."))
 
     @staticmethod
     async def _send(ws: web.WebSocketResponse, text: str) -> None:
@@ -200,7 +235,7 @@ class Companion:
     def _seats(self) -> GameStore:
         """The saved games file, opened on this thread (an SQLite connection stays on its thread)."""
         if self._seat_store is None:
-            self._seat_store = GameStore(self.store_path)
+            self._seat_store = GameStore(self.store.path)
         return self._seat_store
 
     async def _join_page(self, request: web.Request) -> web.Response:
@@ -209,12 +244,7 @@ class Companion:
         return _html(pages.join_page(self.title, seats))
 
     async def _join(self, request: web.Request) -> web.Response:
-        # a page elsewhere must not take seats for its visitor (the pages send no referrer, so a
-        # browser's Origin is "null" here: its Sec-Fetch-Site says where the form was)
-        origin = request.headers.get("Origin")
-        elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
-        if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
-            raise web.HTTPForbidden()
+        _from_here(request)
         form = await request.post()
         player = form.get("player")
         token = next((token for token, name in self._tokens.items() if name == player), None)
@@ -234,8 +264,29 @@ class Companion:
 
     async def _player_page(self, request: web.Request) -> web.Response:
         player = self._player(request)
-        socket_path = f"/ws/p/{request.match_info['token']}"
-        return _html(pages.player_page(self.title, player, self.game, socket_path, self._screen(player)))
+        link = f"/p/{request.match_info['token']}"
+        notice = self._notices.pop(player, None)
+        return _html(pages.player_page(self.title, player, self.game, link, self._screen(player), notice))
+
+    async def _form(self, request: web.Request) -> web.Response:
+        """A move sent by a page without JavaScript: played like one sent over the WebSocket,
+        then the page again (post, redirect, get), once the session has answered or after a
+        few seconds; a refusal of the form itself is shown there once."""
+        player = self._player(request)
+        _from_here(request)
+        form = await request.post()
+        before, answered = self._payloads.get(player), self._published
+        refusal = self._command(player, {"verb": form.get("verb"), "text": form.get("text", "")})
+        if refusal is not None:
+            self._notices[player] = refusal
+        else:
+            try:
+                while self._payloads.get(player) == before:
+                    await asyncio.wait_for(answered.wait(), FORM_WAIT)
+                    answered = self._published
+            except asyncio.TimeoutError:
+                pass  # the page shows the game as it is; the answer comes with a later look
+        raise web.HTTPSeeOther(f"/p/{request.match_info['token']}")
 
     async def _table_page(self, request: web.Request) -> web.Response:
         return _html(pages.table_page(self.title, self._screen("table")))
@@ -264,18 +315,16 @@ class Companion:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     continue
-                refusal = "The table page takes no commands." if key == "table" else self._command(key, message.data)
+                refusal = "The table page takes no commands." if key == "table" else self._command(key, _json(message.data))
                 if refusal is not None:
                     await ws.send_str(json.dumps({"reply": refusal}))
         finally:
             self._sockets[key].discard(ws)
         return ws
 
-    def _command(self, player: str, data: str) -> str | None:
+    def _command(self, player: str, message: object) -> str | None:
         """Put a phone's command on the session's input; a malformed one is refused with why."""
-        try:
-            message = json.loads(data)
-        except ValueError:
+        if message is NOT_JSON:
             return "Refused: that message is not JSON, so nothing was done."
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
@@ -300,6 +349,26 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
 }
+
+
+NOT_JSON = object()
+
+
+def _json(data: str) -> object:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return NOT_JSON
+
+
+def _from_here(request: web.Request) -> None:
+    """403 for a form posted from a page elsewhere, which must not take a seat or move for its
+    visitor (the pages send no referrer, so a browser's Origin is "null" here: its Sec-Fetch-Site
+    says where the form was)."""
+    origin = request.headers.get("Origin")
+    elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
+    if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
+        raise web.HTTPForbidden()
 
 
 def _html(text: str, status: int = 200) -> web.Response:

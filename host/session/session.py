@@ -46,6 +46,7 @@ HOST_COMMANDS = (
     HostCommand("turn", "where the game stands and what to do now"),
     HostCommand("undo", "take back the last move"),
     HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", per_game=True),
+    HostCommand("link NAME", "with phones: a new private link for NAME, the old one stops working"),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
     HostCommand("time", "the time left in the story", per_game=True),
     HostCommand("grid", "the tiles face up now", per_game=True),
@@ -96,6 +97,9 @@ class PrivateChannel(Protocol):
 
     def refresh(self, session: Session) -> None:
         """The game may have changed: show every screen the game as it is now."""
+
+    def renew(self, player: str) -> str:
+        """A new private link for `player` (the old one stops working); the address to join again at."""
 
 
 @dataclass
@@ -607,6 +611,21 @@ class Session:
         else:
             for line in lines:
                 self.out.write(line)
+
+    def _cmd_link(self, rest: str) -> None:
+        """A new private link for a player who lost theirs; the link itself is never shown here."""
+        if self.private is None:
+            self.out.note("There are no phones in this game: play it with --companion.")
+            return
+        try:
+            player = find_player(rest, self.state.players) if rest else None
+        except IllegalAction as refusal:
+            self.out.note(str(refusal))
+            return
+        if player is None:
+            self.out.note("Say whose phone link to renew: link NAME.")
+            return
+        self.out.note(f"{player}'s link was renewed; {player}, join again at {self.private.renew(player)}")
 
     def _cmd_rate(self, rest: str) -> None:
         """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""

@@ -341,6 +341,13 @@ class GameStore:
         with self._writing():
             self._db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND player = ?", (game_id, player))
 
+    def renew_seat(self, game_id: int, player: str, token: str) -> None:
+        """A new token for `player`'s seat, to be claimed again: the old link is worth nothing."""
+        with self._writing():
+            self._db.execute(
+                "UPDATE seats SET token = ?, claimed = 0 WHERE game_id = ? AND player = ?", (token, game_id, player)
+            )
+
     # -- reading
     def _summaries(self, game_id: int | None = None) -> list[SavedGame]:
         """Every saved game (or one), each checked against its row: as many moves as it says,

@@ -4,8 +4,14 @@
 (function () {
   var body = document.body;
   var socket = null;
-  var seen = { announcements: 0, replies: 0 };
+  var seen = { announcements: latest("announcements"), replies: latest("replies") };
   var timerEnd = null;
+
+  function latest(id) {
+    // the number of the last line the server wrote into the page: only newer ones are added
+    var numbered = document.querySelectorAll("#" + id + " [data-n]");
+    return numbered.length ? Number(numbered[numbered.length - 1].dataset.n) : 0;
+  }
 
   function text(id, value) {
     var element = document.getElementById(id);
@@ -104,7 +110,11 @@
       var message = JSON.parse(event.data);
       if (typeof message.reply === "string") reply(message.reply); else render(message);
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
+      if (event.code === 4001) {  // the host renewed this player's link: this one is worth nothing now
+        text("connection", "This link no longer works: the host made a new one. Join again from the join page.");
+        return;
+      }
       text("connection", "Connection to the host lost; trying again.");
       setTimeout(function () { connect(Math.min(delay * 2, 5000)); }, delay);
     };
@@ -113,12 +123,13 @@
   document.querySelectorAll("form[data-verb]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      var input = form.querySelector("input");
+      var input = form.querySelector("input[name=text]");
       send(form.dataset.verb, input ? input.value : "");
-      if (input) input.value = "";
+      if (input && input.type !== "hidden") input.value = "";
     });
   });
   render(JSON.parse(document.getElementById("initial").textContent));
   setInterval(showTimer, 1000);
+  text("connection", "Connecting.");
   connect(500);
 })();

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -66,6 +67,16 @@ def axe_violations(driver: WebDriver) -> list[str]:
     )
     assert "error" not in result, result
     return [f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes: {v['nodes'][0]['html']})" for v in result["violations"]]
+
+
+def axe_violations_without_javascript(driver: WebDriver) -> list[str]:
+    """axe-core's violations on a page loaded with its scripts off: they are let run for axe's
+    promises only (the page's own scripts, skipped while it loaded, stay unrun)."""
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    try:
+        return axe_violations(driver)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
 
 
 def free_port() -> int:
@@ -142,6 +153,14 @@ class Host:
                 self.process.wait()
 
 
+def _holds(condition: Any) -> bool:
+    """Whether `condition()` holds; not while a page is between two documents (a form posted)."""
+    try:
+        return bool(condition())
+    except WebDriverException:  # no such element, a stale one, a node of the document gone
+        return False
+
+
 class Pages:
     """One browser tab per screen: a player's page or the table's."""
 
@@ -167,6 +186,13 @@ class Pages:
         self.connected(player)
         return self.links[player]
 
+    def without_javascript(self, name: str) -> WebDriver:
+        """A tab of its own for `name` in which the pages' scripts do not run (the test's own,
+        such as axe-core, still do)."""
+        self._tab(name)
+        self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+        return self.driver
+
     def table(self) -> None:
         self._tab("table")
         self.driver.get(self.base + "/table")
@@ -191,7 +217,7 @@ class Pages:
     def wait(self, name: str, condition: Any) -> None:
         self._tab(name)
         deadline = time.monotonic() + WAIT
-        while not condition():
+        while not _holds(condition):
             if time.monotonic() > deadline:
                 raise AssertionError(f"{name}'s page never got there:\n{self.driver.find_element(By.TAG_NAME, 'body').text}")
             time.sleep(0.05)
@@ -203,7 +229,7 @@ class Pages:
         """Fill in the page's form for `verb` and submit it, as a player would."""
         self._tab(player)
         form = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}']")
-        fields = form.find_elements(By.TAG_NAME, "input")
+        fields = form.find_elements(By.CSS_SELECTOR, "input[name=text]")
         if fields:
             fields[0].send_keys(text)
         form.find_element(By.TAG_NAME, "button").click()

@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,12 +18,13 @@ from host.cli.catalog import add_play_options, make, new_settings
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
-from host.companion.server import Companion
+from host.companion.server import Companion, listen
 from host.session.events import InputEnded, InputEvent, PlayerLine, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
+from tests.host.companion.browser import status_of
 
 
 class Lines:
@@ -48,7 +50,7 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
         yield opened
 
 
-def settings(*args: str) -> dict:
+def settings(*args: str) -> dict[str, Any]:
     parser = argparse.ArgumentParser()
     add_play_options(parser)
     return new_settings(parser.parse_args(list(args)))
@@ -57,7 +59,7 @@ def settings(*args: str) -> dict:
 def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     game = settings("stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     game_id = store.create("stories", game)
-    companion = Companion(store, game_id, "Stories!", "stories", game["players"], port=0, bind="127.0.0.1")
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], listen(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
         elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
@@ -121,13 +123,54 @@ def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
     assert out[out.index("> score") + 1] == "Scores: Ana 0, Bo 0, Cy 0, Di 0."
 
 
-def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+def test_a_port_in_use_is_one_line_and_leaves_no_game(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
         result = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--companion", "--port", str(port))
-    assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
-    ]
+        resumed = run_storyhost(tmp_path, "resume", "--companion", "--port", str(port))
+    refusal = f"The phones' pages cannot be served on port {port}: it is in use. Choose another with --port (0: any free port)."
+    assert result.returncode == resumed.returncode == 2
+    assert result.stderr.strip().splitlines() == resumed.stderr.strip().splitlines() == [refusal]
+    assert result.stdout == ""  # no game was announced, and none was saved
+    assert run_storyhost(tmp_path, "games").stdout == run_storyhost(tmp_path / "empty", "games").stdout
+
+
+def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) -> None:
+    game = settings("dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
+    game_id = store.create("dixit", game)
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+
+    def join(player: str) -> str:
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player={player}".encode()), timeout=10) as page:
+            return str(page.url)
+
+    try:
+        old = join("Bo")
+        printed: list[str] = []
+        spoken: list[str] = []
+        output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
+        session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), output, private=companion))
+        session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
+        assert printed[1:3] == ["Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
+        assert printed[3] == spoken[3] == f"Bo's link was renewed; Bo, join again at {base}/"
+        assert "  link NAME: with phones: a new private link for NAME, the old one stops working" in printed
+        assert status_of(old) == 403  # at once
+        new = join("Bo")  # the seat is free again, from the join page
+        assert new != old and status_of(new) == 200
+        with GameStore(store.path) as reopened:  # saved, for resume
+            token, claimed = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
+        assert new.endswith(token) and claimed
+        assert not [line for line in printed + spoken if token in line]
+    finally:
+        companion.close()
+
+
+def test_link_without_phones_says_so(store: GameStore) -> None:
+    game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
+    printed: list[str] = []
+    Session(SessionConfig(store, store.create("storytelling", game), Match(make("storytelling", game)),
+                          TextOutput(write=printed.append))).run(Lines(["link Marc"]))
+    assert "There are no phones in this game: play it with --companion." in printed

@@ -105,5 +105,10 @@ def test_terms_written_on_phones(browser: WebDriver, tmp_path: Path) -> None:
         host.type("confirm")
         pages.wait_text("Sabine", "Your move, said or typed at the table.")  # the next storyteller
         assert "Sabine: " in pages.text("table")
+
+        host.type("link Nina")  # Nina lost her phone: her old page is told, and the new link is never printed
+        host.wait_for("Nina's link was renewed; Nina, join again at")
+        pages.wait_text("Nina", "This link no longer works")
+        assert status_of(links["Nina"]) == 403
     finally:
         host.close()
