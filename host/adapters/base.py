@@ -6,6 +6,8 @@ listens to a story or a card read aloud, the host commands it adds, and what the
 phones may send and its table screen shows."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import argparse
 import importlib
 import pkgutil
@@ -37,6 +39,22 @@ class HostServices:
 SERVICES = HostServices()
 
 
+@dataclass(frozen=True)
+class PhoneMove:
+    """A move a player sends from their own phone, as their page offers it."""
+
+    verb: str
+    #: the label of the text it takes; "" when it takes none (a button alone)
+    label: str = ""
+    button: str = ""
+    #: the text is a card number
+    number: bool = False
+    #: offered beside each of the player's listed terms (erase), not as a form of its own
+    per_term: bool = False
+    #: the storyteller's move, made without a player's name ("card 4"); only they may send it
+    storyteller: bool = False
+
+
 class GameAdapter(Protocol):
     spec: GameSpec
     #: options of the command line beyond the spec's (the deck, who reads the cards)
@@ -46,7 +64,7 @@ class GameAdapter(Protocol):
     #: spoken host commands of this game: (phrases, line, confirm)
     host_phrases: tuple[HostPhrase, ...]
     #: the moves a player may send from their phone: their own secret ones (a term, a vote)
-    phone_verbs: tuple[str, ...]
+    phone_moves: tuple[PhoneMove, ...]
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         """The settings a new game takes beyond the spec's options: its whole deck, read from
@@ -87,7 +105,7 @@ class BasicAdapter:
     options: tuple[Option, ...] = ()
     commands: frozenset[str] = frozenset()
     host_phrases: tuple[HostPhrase, ...] = ()
-    phone_verbs: tuple[str, ...] = ()
+    phone_moves: tuple[PhoneMove, ...] = ()
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec

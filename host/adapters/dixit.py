@@ -7,14 +7,17 @@ from typing import Any
 
 from games.base import Action, GameState, SetupError, Settings
 from games.dixit import SPEC
-from host.adapters.base import BasicAdapter, GameAdapter
+from host.adapters.base import BasicAdapter, GameAdapter, PhoneMove
 from host.voice.phrases import SLOT, Names, Phrase, each
 from nlp.commands import number_words
 
 
 class DixitAdapter(BasicAdapter):
     commands = frozenset({"private"})
-    phone_verbs: tuple[str, ...] = ("vote", "card")
+    phone_moves: tuple[PhoneMove, ...] = (
+        PhoneMove("vote", "The number of the card you vote for", "Vote", number=True),
+        PhoneMove("card", "The number of your card, storyteller", "Enter my card", number=True, storyteller=True),
+    )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         if options.deck is not None:

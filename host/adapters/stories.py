@@ -11,7 +11,7 @@ from rapidfuzz import fuzz, process
 
 from games.base import Action, GameState, Settings, plural
 from games.stories import SPEC, TERMS_PER_PLAYER
-from host.adapters.base import BasicAdapter, GameAdapter, referee
+from host.adapters.base import BasicAdapter, GameAdapter, PhoneMove, referee
 from host.adapters.narration import NarrationListener
 from host.storage import decks
 from host.voice.phrases import SLOT, HostPhrase, Names, Phrase, each
@@ -23,7 +23,11 @@ TERM_VERBS = ("tick", "untick", "erase")
 class StoriesAdapter(BasicAdapter):
     commands = frozenset({"private", "say", "time"})
     host_phrases: tuple[HostPhrase, ...] = ((("time left", "how much time"), "time", False),)
-    phone_verbs: tuple[str, ...] = ("term", "erase", "question")
+    phone_moves: tuple[PhoneMove, ...] = (
+        PhoneMove("term", "A term to write (only you see it)", "Write the term"),
+        PhoneMove("erase", button="Erase", per_term=True),
+        PhoneMove("question", button="Ask a question"),
+    )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck)]}

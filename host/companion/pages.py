@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from host.adapters.base import PhoneMove
+
 HEAD = """<!doctype html>
 <html lang="en">
 <head>
@@ -116,31 +118,42 @@ def _field(action: str, verb: str, shown: bool, label: str, button: str, number:
 """)
 
 
-def _terms(action: str, terms: list[dict[str, Any]], can_erase: bool) -> str:
-    """The player's terms with their ticks, each with a button to erase it while that is allowed."""
+def _terms(action: str, terms: list[dict[str, Any]], move: PhoneMove, can: list[str]) -> str:
+    """The player's terms with their ticks, each with the button of `move` (erase) while it is
+    allowed."""
     items = []
     for term in terms:
         text = escape(term["term"])
-        erase = _form(action, "erase", True, f'<input type="hidden" name="text" value="{text}">'
-                                             f'<button type="submit">Erase {text}</button>') if can_erase else ""
-        items.append(f"<li><span>{text} ({'ticked' if term['ticked'] else 'not ticked'})</span> {erase}</li>")
+        button = _form(action, move.verb, True, f'<input type="hidden" name="text" value="{text}">'
+                                                f'<button type="submit">{escape(move.button)} {text}</button>')
+        items.append(f"<li><span>{text} ({'ticked' if term['ticked'] else 'not ticked'})</span> "
+                     f"{button if move.verb in can else ''}</li>")
     return "".join(items)
 
 
-def _moves(game: str, action: str, screen: dict[str, Any]) -> str:
+def _moves(moves: tuple[PhoneMove, ...], action: str, screen: dict[str, Any]) -> str:
+    """The forms of the moves the game's phones may send (its adapter's `phone_moves`); a game
+    with a move per term lists the player's terms first."""
     can = screen.get("can", [])
-    if game == "stories":
-        return f"""<h3 id="terms-heading">Your terms</h3>
-<ul id="terms" aria-labelledby="terms-heading">{_terms(action, screen.get("terms", []), "erase" in can)}</ul>
-{_field(action, "term", "term" in can, "A term to write (only you see it)", "Write the term")}{
-_form(action, "question", "question" in can, '<button type="submit">Ask a question</button>')}"""
-    if game == "dixit":
-        return (_field(action, "vote", "vote" in can, "The number of the card you vote for", "Vote", number=True)
-                + _field(action, "card", "card" in can, "The number of your card, storyteller", "Enter my card", number=True))
-    return ""
+    html = ""
+    for move in moves:
+        if move.per_term:
+            html += f"""<h3 id="terms-heading">Your terms</h3>
+<ul id="terms" aria-labelledby="terms-heading" data-verb="{move.verb}" data-button="{escape(move.button)}">{
+_terms(action, screen.get("terms", []), move, can)}</ul>
+"""
+    for move in moves:
+        if move.per_term:
+            continue
+        if move.label:
+            html += _field(action, move.verb, move.verb in can, move.label, move.button, move.number)
+        else:
+            html += _form(action, move.verb, move.verb in can, f'<button type="submit">{escape(move.button)}</button>')
+    return html
 
 
-def player_page(title: str, player: str, game: str, link: str, screen: dict[str, Any], notice: str | None = None) -> str:
+def player_page(title: str, player: str, moves: tuple[PhoneMove, ...], link: str, screen: dict[str, Any],
+                notice: str | None = None) -> str:
     """`link`: the page's own address (its forms post to LINK/send); `notice`: a refusal of the
     form just sent, shown once."""
     name = escape(player)
@@ -161,7 +174,7 @@ def player_page(title: str, player: str, game: str, link: str, screen: dict[str,
 <section aria-labelledby="mine-heading">
 <h2 id="mine-heading">Yours alone</h2>
 <ul id="secrets">{_items(screen.get("secrets", []))}</ul>
-{_moves(game, link + "/send", screen)}<h3 id="replies-heading">Messages for you</h3>
+{_moves(moves, link + "/send", screen)}<h3 id="replies-heading">Messages for you</h3>
 <div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading">{replies}</div>
 </section>
 {_shared(screen)}<p id="connection" role="status"></p>

@@ -16,13 +16,17 @@ KEPT = 12
 
 
 def can(state: GameState, player: str) -> list[str]:
-    """The phone commands `player` may send now (the storyteller alone names their card)."""
-    allowed = adapter_for(state.game).phone_verbs
+    """The phone commands `player` may send now (a storyteller's move, the storyteller alone)."""
+    moves = {move.verb: move for move in adapter_for(state.game).phone_moves}
+    storyteller = state.view(None).get("storyteller")
     verbs = []
     for choice in state.legal_actions():
         verb = choice.action.verb
-        mine = choice.action.player == player or (verb == "card" and state.view(None).get("storyteller") == player)
-        if verb in allowed and mine and verb not in verbs:
+        move = moves.get(verb)
+        if move is None:
+            continue
+        mine = storyteller == player if move.storyteller else choice.action.player == player
+        if mine and verb not in verbs:
             verbs.append(verb)
     return verbs
 

@@ -266,7 +266,7 @@ class Companion:
         player = self._player(request)
         link = f"/p/{request.match_info['token']}"
         notice = self._notices.pop(player, None)
-        return _html(pages.player_page(self.title, player, self.game, link, self._screen(player), notice))
+        return _html(pages.player_page(self.title, player, adapter_for(self.game).phone_moves, link, self._screen(player), notice))
 
     async def _form(self, request: web.Request) -> web.Response:
         """A move sent by a page without JavaScript: played like one sent over the WebSocket,
@@ -329,16 +329,17 @@ class Companion:
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
-        if verb not in adapter_for(self.game).phone_verbs:
+        move = next((move for move in adapter_for(self.game).phone_moves if move.verb == verb), None)
+        if move is None:
             return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
         if len(text) > MAX_TEXT:
             return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."
         if not text.isprintable():
             return "Refused: that has control characters in it, so nothing was done."
-        if verb == "card" and player != self._storyteller:
-            return "Refused: only the storyteller enters their card."
+        if move.storyteller and player != self._storyteller:
+            return f"Refused: only the storyteller sends {quoted(verb)}, so nothing was done."
         assert self._put is not None
-        self._put(PlayerLine(player, f"card {text}" if verb == "card" else f"{verb} {player} {text}".strip()))
+        self._put(PlayerLine(player, f"{verb} {text}" if move.storyteller else f"{verb} {player} {text}".strip()))
         return None
 
 

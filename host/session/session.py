@@ -28,11 +28,12 @@ from host.voice.control import Command, HostRequest, Question, VoiceControl
 @dataclass(frozen=True)
 class HostCommand:
     """A command of the host rather than of a game; `per_game`: offered only in the games whose
-    adapter lists it among its `commands`."""
+    adapter lists it among its `commands`; `phones`: offered only in a game played with phones."""
 
     usage: str
     help: str
     per_game: bool = False
+    phones: bool = False
 
     @property
     def name(self) -> str:
@@ -46,7 +47,7 @@ HOST_COMMANDS = (
     HostCommand("turn", "where the game stands and what to do now"),
     HostCommand("undo", "take back the last move"),
     HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", per_game=True),
-    HostCommand("link NAME", "with phones: a new private link for NAME, the old one stops working"),
+    HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
     HostCommand("time", "the time left in the story", per_game=True),
     HostCommand("grid", "the tiles face up now", per_game=True),
@@ -71,9 +72,12 @@ def usage_of(verb: Verb, player: str | None) -> str:
     return " ".join([verb.name, *([player] if player else []), *params])
 
 
-def host_commands(adapter: GameAdapter) -> list[HostCommand]:
-    """The host commands of the game `adapter` is for."""
-    return [command for command in HOST_COMMANDS if not command.per_game or command.name in adapter.commands]
+def host_commands(adapter: GameAdapter, phones: bool = True) -> list[HostCommand]:
+    """The host commands of the game `adapter` is for (`phones`: played with phones)."""
+    return [
+        command for command in HOST_COMMANDS
+        if (not command.per_game or command.name in adapter.commands) and (phones or not command.phones)
+    ]
 
 ALIASES = {"whose turn": "turn", "status": "turn", "time up": "timeup", "exit": "quit", "scores": "score"}
 
@@ -541,7 +545,7 @@ class Session:
         verbs = [verb for name, verb in self.state.verbs.items() if name in legal]
         telling = self._telling()
         commands = [
-            command for command in host_commands(self.adapter)
+            command for command in host_commands(self.adapter, phones=self.private is not None)
             if telling or command.name not in WHILE_TELLING
         ]
         if self.preferences.verbosity == "brief":

@@ -50,9 +50,11 @@
     element.appendChild(line);
   }
 
-  function terms(items, canErase) {
+  function terms(items, can) {
     var element = document.getElementById("terms");
     if (!element) return;
+    var verb = element.dataset.verb, label = element.dataset.button;
+    var canErase = Boolean(verb) && can.indexOf(verb) >= 0;
     element.replaceChildren();
     (items || []).forEach(function (term) {
       var li = document.createElement("li");
@@ -62,8 +64,8 @@
       if (canErase) {
         var button = document.createElement("button");
         button.type = "button";
-        button.textContent = "Erase " + term.term;
-        button.addEventListener("click", function () { send("erase", term.term); });
+        button.textContent = label + " " + term.term;
+        button.addEventListener("click", function () { send(verb, term.term); });
         li.appendChild(document.createTextNode(" "));
         li.appendChild(button);
       }
@@ -84,7 +86,7 @@
     list("scores", screen.scores);
     list("details", screen.details);
     list("secrets", screen.secrets);
-    terms(screen.terms, can.indexOf("erase") >= 0);
+    terms(screen.terms, can);
     document.querySelectorAll("form[data-verb]").forEach(function (form) {
       form.hidden = can.indexOf(form.dataset.verb) < 0;
     });

@@ -65,7 +65,7 @@ def test_votes_from_phones_and_resume_after_kill(browser: WebDriver, tmp_path: P
         assert raw_message(cy, "not json").startswith("Refused: that message is not JSON")
         assert raw_message(cy, json.dumps(["vote", "3"])).startswith("Refused: a command is an object")
         assert raw_message(cy, json.dumps({"verb": "term", "text": "x"})).startswith("Refused: 'term' is not a command")
-        assert raw_message(cy, json.dumps({"verb": "card", "text": "2"})) == "Refused: only the storyteller enters their card."
+        assert raw_message(cy, json.dumps({"verb": "card", "text": "2"})) == "Refused: only the storyteller sends 'card', so nothing was done."
         assert raw_message(cy, json.dumps({"verb": "vote", "text": "3\x07"})).startswith("Refused: that has control")
         pages.send("Cy", "vote", "3")  # the game goes on
         pages.reply("Cy", "You voted for card 3.")

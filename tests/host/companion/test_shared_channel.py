@@ -156,7 +156,7 @@ def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) 
         session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
         assert printed[1:3] == ["Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
         assert printed[3] == spoken[3] == f"Bo's link was renewed; Bo, join again at {base}/"
-        assert "  link NAME: with phones: a new private link for NAME, the old one stops working" in printed
+        assert "  link NAME: a new private link for NAME's phone, the old one stops working" in printed
         assert status_of(old) == 403  # at once
         new = join("Bo")  # the seat is free again, from the join page
         assert new != old and status_of(new) == 200
