@@ -234,6 +234,13 @@ class Session:
         self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
         self.adapter = config.adapter or adapter_for(config.match.state.game)
         self.private = config.private
+        #: the host's commands bound to their handlers (a game's moves are bound in its `moves`)
+        self._host_commands: dict[str, Callable[[str], bool | None]] = {
+            "help": self._cmd_help, "repeat": self._cmd_repeat, "score": self._cmd_score, "turn": self._cmd_turn,
+            "time": self._cmd_time, "say": self._cmd_say, "grid": self._cmd_grid, "private": self._cmd_private,
+            "link": self._cmd_link, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
+            "quit": self._cmd_quit,
+        }
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it."
@@ -290,7 +297,7 @@ class Session:
         if not command:
             return True
         verb, _, rest = command.partition(" ")
-        if hasattr(self, f"_cmd_{verb.casefold()}"):
+        if verb.casefold() in self._host_commands:
             return self.perform(HostRequest(verb.casefold(), rest.strip()))
         try:
             action = self.state.parse(command)
@@ -308,7 +315,7 @@ class Session:
         """Carry out a command understood already (a spoken one); False when the players want to stop."""
         match command:
             case HostRequest(name, rest):
-                return getattr(self, f"_cmd_{name}")(rest) is not False
+                return self._host_commands[name](rest) is not False
             case Action():
                 self.play(command)
         return True

@@ -81,7 +81,7 @@ class Table:
 
 def host_command(session: Session, line: str) -> bool:
     verb = normalise(line).partition(" ")[0].casefold()
-    return hasattr(session, f"_cmd_{verb}")
+    return verb in session._host_commands
 
 
 def one_line_or_taken(table: Table, line: str) -> None:
