@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio
-from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
+from tests.host.cli_helpers import RunningStoryhost, storyhost_env
 
 pytestmark = pytest.mark.slow
 
@@ -35,29 +34,11 @@ def festival(text: str, path: Path) -> Path:
     return path
 
 
-class LiveHost:
-    """The storyhost process, its output collected line by line by a thread."""
+class LiveHost(RunningStoryhost):
+    """The storyhost process on the private PulseAudio, its output collected line by line."""
 
     def __init__(self, pulse: PulseAudio, data: Path, *args: str, source: str | None = None) -> None:
-        env = storyhost_env(data) | pulse.env | ({"PULSE_SOURCE": source} if source else {})
-        self.process = subprocess.Popen(
-            storyhost_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, env=env, cwd=ROOT,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def type(self, *lines: str) -> None:
-        assert self.process.stdin
-        for line in lines:
-            self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        super().__init__(args, storyhost_env(data) | pulse.env | ({"PULSE_SOURCE": source} if source else {}))
 
     def wait_for(self, text: str, timeout: float) -> str:
         deadline = time.monotonic() + timeout

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -24,7 +23,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
+from tests.host.cli_helpers import ROOT, RunningStoryhost, storyhost_env
 
 #: without the network flags, chromium's background traffic misbehaves on a closed network
 CHROMIUM_FLAGS = (
@@ -93,32 +92,15 @@ def status_of(url: str) -> int:
         return error.code
 
 
-class Host:
+class Host(RunningStoryhost):
     """`storyhost ARGS --companion` in a subprocess, its standard input a pipe, its output kept."""
 
     def __init__(self, data: Path, *args: str, port: int = 0) -> None:
-        self.process = subprocess.Popen(
-            storyhost_command(*args, "--companion", "--port", str(port)),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=storyhost_env(data), cwd=ROOT,
-        )
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__((*args, "--companion", "--port", str(port)), storyhost_env(data), stderr=subprocess.STDOUT)
         joined = self.wait_for("Phones join at")
         found = re.search(r":(\d+)/", joined)
         assert found, joined
         self.base = f"http://127.0.0.1:{found.group(1)}"
-
-    def _read(self) -> None:
-        assert self.process.stdout
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def type(self, *lines: str) -> None:
-        assert self.process.stdin
-        for line in lines:
-            self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
 
     def wait_for(self, text: str, after: int = 0) -> str:
         """The first printed line from number `after` on that holds `text`."""
