@@ -183,7 +183,7 @@ class Companion:
 
     def refresh(self, session: Session) -> None:
         state = session.state
-        left = session.clock.left() if session.clock is not None else None
+        left = session.clock.left()
         left = None if left is None else round(left)
         self._storyteller = state.view(None).get("storyteller")
         payloads = {"table": {**table_screen(state, left), "announcements": self._announcements}}

@@ -149,3 +149,10 @@ def test_sigusr1_prints_every_threads_stack_and_the_game_goes_on(tmp_path) -> No
     stdout, stderr = process.communicate("quit\n", timeout=60)
     assert "most recent call first" in stderr
     assert "Turn 1: Leo is the storyteller" in stdout and process.returncode == 0
+
+
+def test_the_demo_with_a_recognizer_it_cannot_open_is_one_line(tmp_path):
+    """`storyhost demo --asr vosk` with no Vosk model anywhere: one line, nothing played."""
+    result = run_storyhost(tmp_path, "demo", "--asr", "vosk", "--fast", "--silent")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("storyhost demo: No Vosk model") and result.stderr.count("\n") == 1
