@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TextIO
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from host.adapters.base import adapter_for
 from host.audio.sources import MicGate, MicrophoneSource
+from host.cli.usage import UsageError
 from host.cli.catalog import add_play_options, games, make, new_settings
 from host.storage.decks import DeckError
 from host.storage.files import FileRefused
@@ -52,10 +53,6 @@ DELEGATED = {
     "devices": "host.audio.devices",
     "demo": "host.cli.demo",
 }
-
-
-class UserError(Exception):
-    """A problem with what was asked for: printed as one line, exit status 2."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -139,7 +136,7 @@ def _phones_port(options: argparse.Namespace, held: ExitStack) -> socket.socket 
     try:
         return held.enter_context(listen(options.port))
     except CompanionError as error:
-        raise UserError(str(error)) from error
+        raise UsageError(str(error)) from error
 
 
 def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socket, output: TextOutput) -> Companion:
@@ -166,7 +163,7 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
         try:
             return ScriptSource(read_script(script)), False
         except FileRefused as refused:
-            raise UserError(f"The script {refused}.") from refused
+            raise UsageError(f"The script {refused}.") from refused
     if sys.stdin.isatty():
         return TerminalSource(), True
     return ScriptSource(sys.stdin.buffer), False
@@ -193,7 +190,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     if not options.speech:
         return _source(options.script)
     if options.script is not None:
-        raise UserError("--speech plays live from the keyboard and microphone: leave out --script.")
+        raise UsageError("--speech plays live from the keyboard and microphone: leave out --script.")
     preferences, trouble = load_preferences()
     if trouble:
         print(visible(trouble), file=sys.stderr)
@@ -202,15 +199,15 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     try:
         speaker = open_speaker(rate=preferences.rate, voice=options.voice)
     except SpeakerError as error:
-        raise UserError(str(error)) from error
+        raise UsageError(str(error)) from error
     try:
         recognizer = open_recognizer(options.asr, options.model)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
-            raise UserError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")
-    except (RecognizerError, CallError, UserError) as error:
+            raise UsageError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")
+    except (RecognizerError, CallError, UsageError) as error:
         speaker.close()
-        raise UserError(str(error)) from error
+        raise UsageError(str(error)) from error
     return Speech(speaker, recognizer, names, preferences)
 
 
@@ -262,9 +259,9 @@ def _play(options: argparse.Namespace) -> None:
         settings = new_settings(options)
         match = Match(make(options.game, settings))
     except DeckTooSmall as error:
-        raise UserError(f"{options.deck or 'The built-in deck'}: {error}") from error
+        raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
     except (SetupError, DeckError, ValueError) as error:
-        raise UserError(str(error)) from error
+        raise UsageError(str(error)) from error
     with ExitStack() as held:
         listening = _phones_port(options, held)
         inputs = _inputs(options, settings["players"])
@@ -304,7 +301,7 @@ def _resume(options: argparse.Namespace) -> None:
         if options.id is not None:
             saved = store.get(options.id)
             if saved is None:
-                raise UserError(f"There is no saved game {options.id}; 'storyhost games' lists them.")
+                raise UsageError(f"There is no saved game {options.id}; 'storyhost games' lists them.")
             match = _open(store, saved, held)
         else:
             passed_over = []
@@ -318,7 +315,7 @@ def _resume(options: argparse.Namespace) -> None:
             else:
                 for line in passed_over[:-1]:
                     print(line, file=sys.stderr)
-                raise UserError(passed_over[-1] if passed_over else
+                raise UsageError(passed_over[-1] if passed_over else
                                 "There is no unfinished game to resume; start one with 'storyhost play'.")
             for line in passed_over:
                 print(f"{line} Resuming another game.", file=sys.stderr)
@@ -385,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             status = 0
         sys.stdout.flush()  # a full disk shows here, not after main when nobody can answer it
         return status
-    except UserError as error:
+    except UsageError as error:
         _tell(str(error))
         return 2
     except (StoreError, LanguageResourceMissing) as error:

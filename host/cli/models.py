@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import NoReturn
 
+from host.cli.usage import OneLineParser, UsageError
 from models import (
     Installed,
     Manifest,
@@ -36,13 +36,8 @@ from models.locate import installed_models, locate_vosk, locate_whisper_named, s
 PROG = "storyhost models"
 
 
-class _Failure(Exception):
-    """A usage error: one line on stderr, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, not usage + message
-        raise _Failure(f"{PROG}: {message}; see '{PROG} --help'.")
+class _Parser(OneLineParser):
+    error_format = f"{PROG}: {{message}}; see '{PROG} --help'."
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -124,7 +119,7 @@ def _verify(name: str | None) -> int:
 def main(argv: list[str]) -> int:
     try:
         options = _parser().parse_args(argv)
-    except _Failure as failure:
+    except UsageError as failure:
         print(failure, file=sys.stderr)
         return 2
     except SystemExit as done:  # --help

@@ -26,8 +26,9 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
+from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
 
@@ -41,13 +42,8 @@ PROG = "storyhost tick"
 MAX_TRANSCRIPT_BYTES = 1 << 20
 
 
-class _Failure(Exception):
-    """A problem with the input: one line on stderr, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, not usage + message
-        raise _Failure(f"{message}; see '{PROG} --help'")
+class _Parser(OneLineParser):
+    error_format = f"{{message}}; see '{PROG} --help'"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,11 +70,11 @@ def _read_terms(path: Path) -> dict[str, list[str]]:
     try:
         data = read_json(path)
     except FileRefused as refused:
-        raise _Failure(f"the terms file {refused}") from None
+        raise UsageError(f"the terms file {refused}") from None
     if not isinstance(data, dict) or not all(
         isinstance(terms, list) and all(isinstance(term, str) for term in terms) for terms in data.values()
     ):
-        raise _Failure(f'the terms file {path} must map each player to a list of terms: {{"Ann": ["dog", "snow"]}}')
+        raise UsageError(f'the terms file {path} must map each player to a list of terms: {{"Ann": ["dog", "snow"]}}')
     return {_composed(player): [_composed(term) for term in terms] for player, terms in data.items()}
 
 
@@ -86,7 +82,7 @@ def _read_story(path: Path) -> str:
     try:
         return _composed(read_text(path, MAX_TRANSCRIPT_BYTES))
     except FileRefused as refused:
-        raise _Failure(f"the transcript {refused}") from None
+        raise UsageError(f"the transcript {refused}") from None
 
 
 def judge(
@@ -175,7 +171,7 @@ def _teller(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEv
     if args.audio is not None:
         return _recording(args)
     if args.asr is not None or args.model is not None:
-        raise _Failure("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE")
+        raise UsageError("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE")
     story = _read_story(args.transcript)
     return lambda tracker: tracker.say(story)
 
@@ -193,13 +189,13 @@ def _recording(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[Tic
         recognizer = open_recognizer(args.asr, args.model)
         source = FileSource(args.audio, recognizer.sample_rate)
     except (AudioFileError, RecognizerError) as error:
-        raise _Failure(str(error).rstrip(".")) from error
+        raise UsageError(str(error).rstrip(".")) from error
 
     def tell(tracker: TickTracker) -> list[TickEvent]:
         try:
             return [timed.event for timed in referee_heard(tracker, hear(source, recognizer))]
         except AudioFileError as error:  # a file whose header was fine can still break part-way
-            raise _Failure(str(error).rstrip(".")) from error
+            raise UsageError(str(error).rstrip(".")) from error
         finally:
             source.close()
 
@@ -210,10 +206,10 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if not args.card.strip():
-            raise _Failure("the card text is empty; give the card's sentence with --card")
+            raise UsageError("the card text is empty; give the card's sentence with --card")
         terms = _read_terms(args.terms)
         tell = _teller(args)
-    except _Failure as failure:
+    except UsageError as failure:
         print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
     except SystemExit as done:  # --help
@@ -228,7 +224,7 @@ def main(argv: list[str]) -> int:
         return 1
     try:
         results, stop = judge(referee, args.card, terms, tell)
-    except _Failure as failure:
+    except UsageError as failure:
         print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
     if args.json:
