@@ -1,21 +1,50 @@
-"""Dixit decks told in words: a group's own deck loads, and broken deck files of every kind are
-refused before a game, each problem in one line naming the file, card and field."""
+"""The Dixit deck told in words: the built-in deck loads and is written as a Dixit deck should
+be (long enough to picture, short enough to hear, no two cards alike), and broken deck files of
+every kind are refused before a game, each problem in one line naming the file, card and field."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import struct
+import subprocess
+import tempfile
 import zlib
+from collections import Counter
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
+import soundfile
+import spacy
+from rapidfuzz import fuzz, utils
 
-from games.decks import DescribedCard
+from games.decks import DescribedCard, DescribedDeck, sentences
+from host.audio.speaker import DEFAULT_RATE
 from host.storage.decks import (
     MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, dixit_deal, image_kind, load_described_deck,
 )
+from nlp.tagger import SPACY_MODEL
 from tests.host.test_decks import problems, write
+
+#: two cards whose texts score above this (rapidfuzz token_set_ratio, lower case, no punctuation)
+#: are near-duplicates. token_set_ratio scores the words two texts share against each text's
+#: own, so a card reworded, reordered, cut short or given a new ending still scores high (see
+#: test_the_similarity_check_catches_a_reworded_card: 77 to 100), while two different scenes share
+#: only the little words (the built-in deck's closest pair scores about 61).
+SIMILARITY_LIMIT = 70
+#: a noun found in this many cards of the deck or fewer is distinctive: it names what a scene is
+#: about (whale, hourglass), unlike nouns every other card has (sky, window, light)
+DISTINCTIVE_IN_AT_MOST = 3
+#: what a card may take to read aloud at the table, at the host's default rate (issue 18)
+MAX_SPEECH_SECONDS = 20.0
+
+
+@cache
+def descriptions() -> tuple[str, ...]:
+    return tuple(card.description for card in load_described_deck().cards)
 
 
 def small_deck(count: int = 26) -> dict[str, Any]:
@@ -38,6 +67,116 @@ def png(width: int = 1, height: int = 1) -> bytes:
     rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def spoken_seconds(text: str, folder: Path) -> float:
+    """How long espeak-ng (the host's voice, with its default voice) takes to say `text` at the
+    host's default rate: the length of the WAV it writes."""
+    wav = folder / "card.wav"
+    subprocess.run(["espeak-ng", "-s", str(DEFAULT_RATE), "-w", str(wav), text], check=True)
+    return float(soundfile.info(str(wav)).duration)
+
+
+# --- the built-in deck ---
+
+def test_builtin_deck_has_the_84_cards_of_a_dixit_box():
+    deck = load_described_deck()
+    assert isinstance(deck, DescribedDeck) and deck.title == "Eighty-Four Dreams"
+    assert len(deck.cards) == 84 and all(isinstance(card, DescribedCard) for card in deck.cards)
+    assert [card.id for card in deck.cards] == list(range(1, 85))
+    assert len({card.title.casefold() for card in deck.cards}) == 84
+    assert {card.licence for card in deck.cards} == {
+        "Descriptions written for storyhost, under its licence: MIT (see pyproject.toml)."
+    }
+    assert {card.image for card in deck.cards} == {None}
+
+
+def test_builtin_deck_is_package_data_and_loads_by_path_too():
+    resource = files("host") / "decks" / "dixit-described.json"
+    assert resource.is_file()
+    assert load_described_deck(str(resource)) == load_described_deck()
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_builtin_deck_deals_every_game(players):
+    assert len(load_described_deck(players=players).cards) == 84
+
+
+def test_each_card_is_20_to_80_words_in_2_to_4_sentences():
+    for text in descriptions():
+        assert 20 <= len(text.split()) <= 80, text
+        assert 2 <= len(sentences(text)) <= 4, text
+        assert text.isascii() and "  " not in text, text  # read aloud as written
+
+
+def test_the_first_sentence_stands_alone_as_the_brief_reading():
+    """Brief reads only the first sentence: a whole sentence that shows the scene (at least 8
+    words), short enough for brief (at most 32 words, about 11 seconds)."""
+    for card in load_described_deck().cards:
+        brief = card.brief
+        assert brief == sentences(card.description)[0] and brief[0].isupper() and brief[-1] in ".!?", brief
+        assert 8 <= len(brief.split()) <= 32, brief
+
+
+def test_cards_open_in_many_ways():
+    """Not formulaic: no opening word starts more than one card in ten, and an article ("A",
+    "An", "The") starts at most one card in four."""
+    openings = Counter(text.split()[0] for text in descriptions())
+    assert max(openings.values()) <= 8, openings.most_common(3)
+    assert openings["A"] + openings["An"] + openings["The"] <= 21, openings
+
+
+def similarity(one: str, other: str) -> float:
+    return fuzz.token_set_ratio(one, other, processor=utils.default_process)
+
+
+def test_no_two_cards_are_near_duplicates():
+    pairs = itertools.combinations(descriptions(), 2)
+    closest = max(pairs, key=lambda pair: similarity(*pair))
+    assert similarity(*closest) <= SIMILARITY_LIMIT, closest
+
+
+def test_the_similarity_check_catches_a_reworded_card():
+    card = descriptions()[0]  # the whale with a lantern
+    near = (
+        # reworded
+        "A whale floats over a sleeping village with a lantern hanging from its tail. All the windows below are "
+        "dark but one, where a boy in pyjamas stands on his toes. The sky is deep blue and the whale's eyes are "
+        "half shut, as though it were dreaming.",
+        # the same first sentence, a new ending
+        "Above a sleeping town drifts a whale, a lit lantern swinging from its tail. A fisherman on a roof casts "
+        "a line towards it. Snow is falling.",
+        # the sentences in another order, one left out
+        "The sky is ink blue, and the whale's eye is half closed, as if it were dreaming too. Above a sleeping "
+        "town drifts a whale, a lit lantern swinging from its tail.",
+        # the same scene, told short
+        "A whale with a lantern on its tail floats above a dark town at night.",
+    )
+    assert all(similarity(card, text) > SIMILARITY_LIMIT for text in near)
+
+
+def distinctive_nouns(texts: tuple[str, ...]) -> list[set[str]]:
+    """Each text's nouns (lemmas, by spaCy) found in at most DISTINCTIVE_IN_AT_MOST of the texts."""
+    nlp = spacy.load(SPACY_MODEL, exclude=["parser", "ner"])
+    nouns = [{token.lemma_.lower() for token in doc if token.pos_ == "NOUN"} for doc in nlp.pipe(texts)]
+    texts_with = Counter(noun for text in nouns for noun in text)
+    return [{noun for noun in text if texts_with[noun] <= DISTINCTIVE_IN_AT_MOST} for text in nouns]
+
+
+def test_no_two_cards_share_two_distinctive_nouns():
+    """Two scenes about the same things (a tortoise carrying a tower, a tower of chairs, both
+    with someone at the top) share rare nouns even when worded apart."""
+    distinctive = distinctive_nouns(descriptions())
+    for (one, first), (other, second) in itertools.combinations(enumerate(distinctive, 1), 2):
+        assert len(first & second) <= 1, (one, other, first & second)
+
+
+@pytest.mark.slow
+def test_each_card_is_read_aloud_in_at_most_20_seconds():
+    """Synthesised by espeak-ng at the default rate: the table hears every card shown."""
+    with tempfile.TemporaryDirectory() as folder:
+        for text in descriptions():
+            assert spoken_seconds(text, Path(folder)) <= MAX_SPEECH_SECONDS, text
 
 
 # --- a group's own deck ---
@@ -252,3 +391,25 @@ def test_every_problem_is_reported_together_one_line_each(tmp_path):
     assert str(caught.value) == "\n".join(f"{path}: {problem}" for problem in caught.value.problems)
     assert re.fullmatch(r"(.+dreams\.json: cards(\[\d+\]\.\w+)?: .+\n?)+", str(caught.value))
 
+
+def test_the_readme_example_is_right_but_for_its_length(tmp_path):
+    """The format as README shows it: every field of its example is right; only its two cards
+    are too few for a game. Its example of a problem is what the loader says."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("#### Dixit decks told in words"):]
+    example = section[section.index("```json\n") + 8:section.index("```\n", section.index("```json"))]
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "whale.png").write_bytes(png())
+    assert problems(load_described_deck, write(tmp_path, example, "ours.json")) == [
+        "cards: 2 cards are too few for any game: 3 players' hands take 21 and one turn draws 5 more, so write at least 26"
+    ]
+    data = json.loads(example)
+    data["cards"] = [
+        {"id": n, "title": f"Card {n}", "description": "moon " * (91 if n == 4 else 9) + f"number {n}."}
+        for n in range(1, 27)
+    ]
+    shown = re.search(r"`(ours\.json: cards\[3\]\.description: .+?)`", " ".join(section.split()))
+    assert shown is not None
+    assert str(pytest.raises(DeckError, load_described_deck, write(tmp_path, data, "ours.json")).value) == (
+        shown.group(1).replace("ours.json", str(tmp_path / "ours.json"))
+    )
