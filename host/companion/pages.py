@@ -2,9 +2,10 @@
 
 Every page is whole without JavaScript: the game as it is now is written into the HTML, and a
 player's moves are plain forms posted to the server, which then shows the page again. Every name
-and term is escaped here. static/companion.js keeps a page live: it fills in what changes as text
-(never as HTML) from the screen's JSON, embedded in the page too, and sends the forms over the
-WebSocket instead.
+and term is escaped here. static/companion.js keeps a page live: it builds the same elements from
+the screen's JSON (embedded in the page too), its text set as text (never parsed as HTML), and
+sends the forms over the WebSocket instead. The table page is made for a TV across the room
+(companion.css lays it out large at 1920x1080); a player's page for their phone.
 """
 from __future__ import annotations
 
@@ -106,9 +107,9 @@ def _cards(cards: list[dict[str, Any]]) -> str:
     return f'<h3>The cards and their votes</h3><ol class="cards">{items}</ol>'
 
 
-def game(table: dict[str, Any] | None, left: Any) -> str:
-    """The table's view: the inside of the element #game, as companion.js renders it too (empty
-    before the session has shown the game a first time)."""
+def _game(table: dict[str, Any] | None, left: Any) -> str:
+    """The table's view: the inside of the element #game, as companion.js renders it too (only its
+    heading before the session has shown the game a first time)."""
     if table is None:
         return '<h2 id="game-heading">The game</h2>'
     big = (f'<div class="big"><h3>{escape(table["big_label"])}</h3><p class="sentence">{escape(table["big"])}</p></div>'
@@ -127,7 +128,7 @@ def _scores(scores: list[list[Any]]) -> str:
 
 def _shared(screen: dict[str, Any]) -> str:
     """The game as the table sees it, the scores and the announcements, on every page."""
-    return f"""<section id="game" class="game" aria-labelledby="game-heading">{game(screen.get("table"), screen.get("timer_left"))}</section>
+    return f"""<section id="game" class="game" aria-labelledby="game-heading">{_game(screen.get("table"), screen.get("timer_left"))}</section>
 <section class="scoreboard" aria-labelledby="scores-heading">
 <h2 id="scores-heading">Scores</h2>
 <table id="scores" class="scores">{_scores(screen.get("scores", []))}</table>
@@ -219,7 +220,7 @@ NOTHING_YOURS = "Nothing secret for you right now."
 NO_TURN: dict[str, Any] = {"now": "", "asks": [], "yours": []}
 
 
-def asks(action: str, turn: dict[str, Any]) -> str:
+def _asks(action: str, turn: dict[str, Any]) -> str:
     """The inside of the element #asks: the player's moves now, as companion.js renders them too."""
     return "".join(_ask(action, ask, index) for index, ask in enumerate(turn["asks"]))
 
@@ -239,7 +240,7 @@ def player_page(title: str, player: str, link: str, screen: dict[str, Any], noti
 <section aria-labelledby="now-heading">
 <h2 id="now-heading">Now</h2>
 <p id="todo" class="todo">{escape(turn["now"])}</p>
-<div id="asks">{asks(link + "/send", turn)}</div>
+<div id="asks">{_asks(link + "/send", turn)}</div>
 {AGAIN.format(link=escape(link))}
 </section>
 <section aria-labelledby="mine-heading">

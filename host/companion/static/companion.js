@@ -58,7 +58,7 @@
     element.appendChild(line);
   }
 
-  // --- the table's view (pages.game) ---
+  // --- the table's view (pages._game) ---
 
   function count(value, of) {
     if (of <= MOST_DOTS) {
@@ -144,7 +144,7 @@
     ];
   }
 
-  // --- a player's moves (pages.asks) ---
+  // --- a player's moves (pages._asks) ---
 
   function button(verb, choice) {
     if (!choice.pressable) return el("span", { "class": "cell" }, [choice.text]);
