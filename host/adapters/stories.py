@@ -157,7 +157,7 @@ def _writing(state: GameState, view: dict[str, Any], player: str, terms: list[st
         return f"{teller} is choosing the side of the card; then you write your {TERMS_PER_PLAYER} terms.", ()
     if phase == Phase.TERMS:
         erase = (Ask("erase", "Erase a term", tuple(
-            Button(term, term, Action("erase", player, (term,)), name=f"Erase {term}") for term in terms
+            Button(term, f"Erase {term}", Action("erase", player, (term,))) for term in terms
         )),) if terms else ()
         if len(terms) < TERMS_PER_PLAYER:
             write = Ask("term", "A term to write (only you see it)",
