@@ -212,27 +212,30 @@ class Pages:
         self.wait(name, lambda: text in " ".join(self.driver.find_element(By.TAG_NAME, "body").text.split()))
 
     def send(self, player: str, verb: str, text: str) -> None:
-        """Type `text` into the page's field for `verb` (a term, a clue) and send it, as a player would."""
-        selector = f"form[data-verb='{verb}'] input[type=text]"
-        self.wait(player, lambda: self.driver.find_element(By.CSS_SELECTOR, selector))
-        field = self.driver.find_element(By.CSS_SELECTOR, selector)
-        field.send_keys(text)
-        field.find_element(By.XPATH, "./ancestor::form//button").click()
+        """Type `text` into the page's field for `verb` (a term, a clue) and send it, as a player
+        would; again from the start if the page draws its moves anew meanwhile."""
+
+        def sent() -> bool:
+            field = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}'] input[type=text]")
+            field.clear()
+            field.send_keys(text)
+            field.find_element(By.XPATH, "./ancestor::form//button").click()
+            return True
+
+        self.wait(player, sent)
 
     def press(self, player: str, verb: str, value: str = "") -> None:
-        """Press the button of `player`'s move `verb` that sends `value` (waiting for it to be offered)."""
-        self._tab(player)
-        found: list[Any] = []
+        """Press the button of `player`'s move `verb` that sends `value`, once it is offered (again
+        if the page draws its moves anew between finding and pressing it)."""
 
-        def offered() -> bool:
-            found[:] = [
-                form for form in self.driver.find_elements(By.CSS_SELECTOR, f"form[data-verb='{verb}']")
-                if form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value") == value
-            ]
-            return bool(found)
+        def pressed() -> bool:
+            for form in self.driver.find_elements(By.CSS_SELECTOR, f"form[data-verb='{verb}']"):
+                if form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value") == value:
+                    form.find_element(By.TAG_NAME, "button").click()
+                    return True
+            return False
 
-        self.wait(player, offered)
-        found[0].find_element(By.TAG_NAME, "button").click()
+        self.wait(player, pressed)
 
     def offered(self, player: str) -> set[tuple[str, str]]:
         """The (verb, value) of every button on `player`'s page now."""
