@@ -416,7 +416,9 @@ class Services(Protocol):
 class Option:
     """One setting a game takes when it starts: its key in the settings, its default (whose
     type is the option's: bool is a switch, int a number in `low`..`high`, str one of `choices`)
-    and what it does. `flag` is its word on a command line (default: the key, hyphenated)."""
+    and what it does. `flag` is its word on a command line (default: the key, hyphenated).
+    `saved_before`: the value a game saved before the option existed was played with, when that
+    is not `default` (a rule that changed: the old game replays as it was played)."""
 
     key: str
     default: bool | int | str
@@ -425,6 +427,7 @@ class Option:
     high: int | None = None
     choices: tuple[str, ...] = ()
     flag: str = ""
+    saved_before: bool | int | str | None = None
 
     @property
     def kind(self) -> type:
@@ -438,8 +441,9 @@ class Option:
 @dataclass(frozen=True)
 class GameSpec:
     """What a game module exports: its name (also its rules text's, `storyhost rules NAME`),
-    title, player limits, options, and how its state is built from saved settings (with the
-    options' defaults for keys a game saved by an older version lacks)."""
+    title, player limits, options, and how its state is built from saved settings (a key that a
+    game saved by an older version lacks takes the value it was played with: the option's
+    `saved_before`, else its default)."""
 
     name: str
     title: str
@@ -449,5 +453,7 @@ class GameSpec:
     make: Callable[[Settings, Services], GameState]
 
     def build(self, settings: Settings, services: Services) -> GameState:
-        defaults = {option.key: option.default for option in self.options}
+        defaults = {
+            option.key: option.default if option.saved_before is None else option.saved_before for option in self.options
+        }
         return self.make({**defaults, **settings}, services)

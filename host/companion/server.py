@@ -28,7 +28,7 @@ from host.adapters.base import adapter_for
 from host.companion.screens import KEPT, player_screen, table_screen
 from host.companion.source import with_phones
 from host.session.inputs import LineSource
-from host.session.events import PlayerLine
+from host.session.events import PhoneCommand
 from host.session.session import Session
 from host.storage.store import GameStore, StoreError
 
@@ -91,8 +91,7 @@ class Companion:
         self._announcements: list[tuple[int, str]] = []
         self._replies: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self._said = 0
-        self._storyteller: str | None = None
-        self._put: Callable[[PlayerLine], None] | None = None
+        self._put: Callable[[PhoneCommand], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._seat_store: GameStore | None = None
@@ -185,7 +184,6 @@ class Companion:
         state = session.state
         left = session.clock.left()
         left = None if left is None else round(left)
-        self._storyteller = state.view(None).get("storyteller")
         payloads = {"table": {**table_screen(state, left), "announcements": self._announcements}}
         for player in state.players:
             payloads[player] = {
@@ -266,7 +264,7 @@ class Companion:
         player = self._player(request)
         link = f"/p/{request.match_info['token']}"
         notice = self._notices.pop(player, None)
-        return _html(pages.player_page(self.title, player, adapter_for(self.game).phone_moves, link, self._screen(player), notice))
+        return _html(pages.player_page(self.title, player, link, self._screen(player), notice))
 
     async def _form(self, request: web.Request) -> web.Response:
         """A move sent by a page without JavaScript: played like one sent over the WebSocket,
@@ -329,17 +327,14 @@ class Companion:
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
-        move = next((move for move in adapter_for(self.game).phone_moves if move.verb == verb), None)
-        if move is None:
+        if verb not in adapter_for(self.game).phone_verbs:
             return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
         if len(text) > MAX_TEXT:
             return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."
         if not text.isprintable():
             return "Refused: that has control characters in it, so nothing was done."
-        if move.storyteller and player != self._storyteller:
-            return f"Refused: only the storyteller sends {quoted(verb)}, so nothing was done."
         assert self._put is not None
-        self._put(PlayerLine(player, f"{verb} {text}" if move.storyteller else f"{verb} {player} {text}".strip()))
+        self._put(PhoneCommand(player, verb, text))  # the session plays it as this player's, or refuses it
         return None
 
 

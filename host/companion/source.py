@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from host.session.events import ClockWake, InputEnded, InputEvent, PlayerLine
+from host.session.events import ClockWake, InputEnded, InputEvent, PhoneCommand
 from host.session.inputs import LineSource, Listening, TerminalSource
 from host.session.live import LiveInput
 
 
-def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
+def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PhoneCommand], None]]:
     """What the session reads, and where a phone's command goes (any thread may call it)."""
     if isinstance(inner, LiveInput):
         return inner, inner.put
@@ -36,7 +36,7 @@ class MergedSource:
     order."""
 
     inner: LineSource
-    items: queue.Queue[Echoed | PlayerLine] = field(default_factory=queue.Queue)
+    items: queue.Queue[Echoed | PhoneCommand] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
         self._echo: Callable[[str], None] | None = getattr(self.inner, "echo", None)
@@ -58,7 +58,7 @@ class MergedSource:
             queued = self.items.get(timeout=timeout)
         except queue.Empty:
             return ClockWake()
-        if isinstance(queued, PlayerLine):
+        if isinstance(queued, PhoneCommand):
             return queued
         for line in queued.echoes:
             if self._echo is not None:
@@ -87,15 +87,15 @@ class WokenTerminal:
     """A terminal whose wait for keys ends early when a phone command arrives."""
 
     terminal: TerminalSource
-    phones: queue.Queue[PlayerLine] = field(default_factory=queue.Queue)
+    phones: queue.Queue[PhoneCommand] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
         self.wake_read, self.wake_write = os.pipe()
         self.terminal.wake = self.wake_read
         self.reveal = self.terminal.reveal
 
-    def put(self, line: PlayerLine) -> None:
-        self.phones.put(line)
+    def put(self, command: PhoneCommand) -> None:
+        self.phones.put(command)
         os.write(self.wake_write, b"!")
 
     def read(self, timeout: float | None) -> InputEvent:

@@ -74,10 +74,12 @@ class Host:
 
 
 async def table_counts(table: aiohttp.ClientWebSocketResponse, line: str) -> None:
-    """Wait until the table's screen has a detail line starting with `line`."""
+    """Wait until the table's screen says `line`: "The card: ..." or "NAME: 2 of 5 terms written"."""
     async for message in table:
-        screen = json.loads(message.data)
-        if any(detail.startswith(line) for detail in screen.get("details", [])):
+        view = json.loads(message.data).get("table") or {}
+        said = [f"{view.get('big_label')}: {view.get('big')}",
+                *(f"{meter['name']}: {meter['count']} of {meter['of']} {meter['unit']}" for meter in view.get("meters", []))]
+        if any(shown.startswith(line) for shown in said):
             return
 
 
