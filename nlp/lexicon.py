@@ -31,7 +31,18 @@ from nlp.wordnet import POS, WordNet
 
 CONTENT_UPOS = ("NOUN", "PROPN", "VERB", "ADJ")
 _WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
+_UPOS_WN = {"PROPN": "noun", **{upos: pos for pos, upos in _WN_UPOS.items()}}
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+#: the Penn tags under which a word is used as each part of speech
+TAGS_OF = {
+    "NOUN": NOUN_TAGS,
+    "PROPN": NOUN_TAGS,
+    "VERB": VERB_TAGS,
+    "ADJ": frozenset({"JJ", "JJR", "JJS"}),
+    "ADV": frozenset({"RB", "RBR", "RBS"}),
+}
+RARE_LEMMA = 4  # a lemma SemCor tags this many times less often than another of the same form's is rare
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
 HYPERNYM_LEVELS = 4  # how far up WordNet's hierarchy "a small boat is a kind of boat" is looked for
@@ -118,7 +129,10 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
-        cached = ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase")
+        cached = (
+            "readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase",
+            "heard_tags",
+        )
         cache_methods(self, cached, 65536)
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
@@ -165,6 +179,31 @@ class Lexicon:
                 forms.update(self.readings(part).get(upos, ()))
             options.append({self.american(form) for form in forms})
         return frozenset(phrase_product(options))
+
+    def heard_tags(self, token: str, keys: frozenset[str]) -> frozenset[str] | None:
+        """The Penn tags under which a heard word is a form of a word with one of `keys` (RULINGS:
+        a heard word counts as what it is in its sentence: "the dove flew" is the bird, not
+        "dive"); None when any tag will do: its spelling is a key, or every reading of it is a
+        form of one. A rare lemma of a form does not count: "leaves" is the plural of "leaf",
+        not of the noun "leave" (SemCor: 20 against 3)."""
+        word = strip_possessive(token)
+        if "-" in word or self.american(word) in keys:
+            return None
+        readings = {upos: lemmas for upos, lemmas in self.readings(word).items() if upos in TAGS_OF}
+        supported = {
+            upos for upos, lemmas in readings.items()
+            if any(self.american(lemma) in keys for lemma in self._frequent(word, lemmas, upos))
+        }
+        if supported == set(readings):
+            return None
+        return frozenset(tag for upos in supported for tag in TAGS_OF[upos])
+
+    def _frequent(self, word: str, lemmas: frozenset[str], upos: str) -> frozenset[str]:
+        """The lemmas `word` is a form of, but those RARE_LEMMA times rarer in SemCor than another
+        it is an inflection of ("leaves": leaf, not the noun leave; "oxen": ox, however rare)."""
+        counts = {lemma: self.wordnet.tagged_counts(lemma)[_UPOS_WN[upos]] for lemma in lemmas if lemma != word}
+        most = max(counts.values(), default=0)
+        return frozenset(lemma for lemma in lemmas if lemma == word or counts[lemma] * RARE_LEMMA >= most)
 
     def american(self, word: str) -> str:
         """The American spelling of a British one WordNet lists in the same synsets, else `word`."""

@@ -17,7 +17,7 @@ from nlp import tagger as tagger_module
 from nlp.caching import cache_methods
 from nlp.lexicon import MAX_PHRASE, Lexicon, phrase_product
 from nlp.tagger import ContextTagger, load_spacy
-from nlp.wordclass import advice, classify
+from nlp.wordclass import MODALS, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
 
 REASONS = (
@@ -119,6 +119,12 @@ class TermReferee:
         if len(words) > 1 and words[0] == "to" and self._is_verb(words[1:]):
             words = words[1:]
         return words
+
+    def name_only(self, term: str) -> bool:
+        """A helping verb written with a capital ("May", "Will"): RULINGS, a proper noun, a word
+        of its own, ticked only when heard as that name."""
+        words = tokens(term)
+        return len(words) == 1 and words[0] in MODALS and _as_written(words[0], term)[:1].isupper()
 
     def keys(self, term: str) -> frozenset[str]:
         """The spellings a term matches (see nlp.lexicon); empty for a term without words."""

@@ -46,13 +46,14 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
+from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
+from nlp.wordclass import BE, CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
+HEARD_AS = 0.2  # the least chance, by the tagger, that a heard word has a part of speech of the term's word
 PAUSE = 0.2  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
@@ -69,6 +70,7 @@ TIME_UNITS = frozenset(
 )
 _TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})  # words that begin a noun phrase
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
 # verbs whose object can be a clause without "that" ("she said the fire truck was late")
 CLAUSE_VERBS = frozenset(
@@ -161,6 +163,8 @@ class _Segment:
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
     separated: set[int] = field(default_factory=set)  # boundaries that end a phrase: not even a term spans them
     provisional: set[int] = field(default_factory=set)  # boundaries decided with short right context
+    heard_as: dict[tuple[int, int], bool] = field(default_factory=dict)  # (word, term id) -> heard as the term's word?
+    unsure: set[int] = field(default_factory=set)  # words whose part of speech was judged with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
     final: bool = False
@@ -200,7 +204,9 @@ class TickTracker:
         for tid, (_, _, term) in enumerate(self._terms):
             for key in referee.keys(term):
                 self._by_key.setdefault(key, []).append(tid)
+        self._keys = [referee.keys(term) for _, _, term in self._terms]
         self._one_word = {tid for tid, (_, _, term) in enumerate(self._terms) if len(referee.words(term)) == 1}
+        self._names = {tid for tid, (_, _, term) in enumerate(self._terms) if referee.name_only(term)}
         self._prefixes = {key[:n] for key in self._by_key for n in range(1, len(key) + 1)}
         self._min_confidence = min_confidence
         self._alternative_confidence = alternative_confidence
@@ -263,6 +269,8 @@ class TickTracker:
         for k in [k for k in seg.joined if k >= p - _REACH]:
             del seg.joined[k]
         seg.separated -= {k for k in seg.separated if k >= p - _REACH}
+        for j, tid in [key for key in seg.heard_as if key[0] >= p - RIGHT_CONTEXT]:
+            del seg.heard_as[j, tid]
         seg.settled = min(seg.settled, p - _REACH)
         for spans in seg.valid.values():
             spans -= {span for span in spans if span[1] >= seg.settled}
@@ -422,19 +430,25 @@ class TickTracker:
         stays."""
         seg = self._segments[si]
         seg.provisional.clear()
+        seg.unsure.clear()
         pending = len(seg.tokens) + 1
         undecided: set[tuple[int, int, int]] = set()  # (term id, start, end) of hits not decided yet
         for end, tid, start in reversed(seg.hits):
             if end < seg.settled:
                 break
-            edges = (self._joined(seg, start), self._joined(seg, end), self._whole(seg, tid, start, end))
+            edges = (
+                self._joined(seg, start),
+                self._joined(seg, end),
+                self._whole(seg, tid, start, end),
+                end - start > 1 or self._heard_as(seg, tid, start),
+            )
             if None in edges:
                 pending = min(pending, end)
                 undecided.add((tid, start, end))
                 continue
-            if edges == (False, False, True):
+            if edges == (False, False, True, True):
                 seg.valid.setdefault(tid, set()).add((start, end))
-            if any(start <= k <= end for k in seg.provisional):
+            if start in seg.unsure or any(start <= k <= end for k in seg.provisional):
                 pending = min(pending, end)
         seg.settled = pending
         events: list[TickEvent] = []
@@ -462,6 +476,57 @@ class TickTracker:
                     ticks.append(event)
                     break
         return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))  # in the order heard
+
+    def _heard_as(self, seg: _Segment, tid: int, j: int) -> bool:
+        """Whether word j, in its sentence, is the word of one-word term `tid` (RULINGS: "the dove
+        flew off" does not tick "dive"; "she dove in" does): the tagger's chance that the word
+        has a tag under which it is a form of the term is at least HEARD_AS. A term that is a
+        helping verb written with a capital ("May", "Will") is a name: the word must be heard as
+        one, tagged capitalised. With fewer than RIGHT_CONTEXT words after it, the word is judged
+        with the words there are, and judged again as words come."""
+        if (j, tid) in seg.heard_as:
+            return seg.heard_as[j, tid]
+        token = seg.tokens[j]
+        if tid in self._names:
+            tags: frozenset[str] | None = NOUN_TAGS
+        elif self._lexicon.keys(token) & self._keys[tid]:
+            tags = self._lexicon.heard_tags(token, self._keys[tid])
+        else:
+            tags = None  # heard through an alternative or a sound-alike
+        if tags is None:
+            return True
+        lo, hi = max(0, j - LEFT_CONTEXT), j + 1 + RIGHT_CONTEXT
+        words = [*seg.tokens[lo:hi]]
+        if tid in self._names:
+            words[j - lo] = token.capitalize()
+        window, i = tuple(words), j - lo
+        heard = bool(tags) and (
+            self._tagger.chances(window, i, tags) >= HEARD_AS or bool(tags & VERB_TAGS) and self._verb_form(window, i)
+        )
+        if hi > len(seg.tokens) and not seg.final:
+            seg.unsure.add(j)
+        else:
+            seg.heard_as[j, tid] = heard
+        return heard
+
+    def _verb_form(self, words: tuple[str, ...], i: int) -> bool:
+        """Whether word i, tagged as no verb, is a form of its verb all the same by the words
+        around it: a participle before a noun or after a form of "be" ("the burning barn", "a
+        frozen lake", "the lake was frozen"), an -ing form that heads no noun phrase ("swimming is fun", not "the
+        painting", "a sad ending"), or, in a clause with no other verb, a finite form after a
+        noun ("the mouse bit the cheese": the tagger read "mouse bit" as a compound)."""
+        tags = self._tagger.tags(words)
+        forms = self._lexicon.tags(words[i]) or frozenset()
+        before = tags[i - 1] if i else ""
+        after = tags[i + 1] if i + 1 < len(tags) else ""
+        if "VBG" in forms and after in NOUN_TAGS:
+            return True  # as in the compounds, an -ing form before a noun is a participle
+        if tags[i] in TAGS_OF["ADJ"] and "VBN" in forms:
+            return after in NOUN_TAGS or (i > 0 and words[i - 1] in BE)
+        if tags[i] in NOUN_TAGS and "VBG" in forms:
+            return before not in _NOUN_PHRASE_START
+        others = [tag for k, tag in enumerate(tags) if k != i]
+        return before in NOUN_TAGS and bool(forms & _FINITE) and not any(tag.startswith(("VB", "MD")) for tag in others)
 
     def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
         """A one-word term heard as several words must be heard as one compound: "snow man" is
