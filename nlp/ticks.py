@@ -70,6 +70,7 @@ TIME_UNITS = frozenset(
 )
 _TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_PLURAL = frozenset({"NNS", "NNPS"})
 _NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})  # words that begin a noun phrase
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
 # verbs whose object can be a clause without "that" ("she said the fire truck was late")
@@ -296,7 +297,7 @@ class TickTracker:
         if word.confidence is not None and word.confidence < self._min_confidence:
             return frozenset()
         token = _token(word.text)
-        keys = set(self._lexicon.keys(token))
+        keys = set(self._lexicon.keys(token)) | self._lexicon.singulars(token)
         for text, confidence in word.alternatives:
             if (confidence is None or confidence >= self._alternative_confidence) and _token(text):
                 keys |= self._lexicon.keys(_token(text))
@@ -487,14 +488,17 @@ class TickTracker:
         if (j, tid) in seg.heard_as:
             return seg.heard_as[j, tid]
         token = seg.tokens[j]
+        tags: frozenset[str] | None = frozenset()
         if tid in self._names:
-            tags: frozenset[str] | None = NOUN_TAGS
+            tags = NOUN_TAGS
         elif self._lexicon.keys(token) & self._keys[tid]:
             tags = self._lexicon.heard_tags(token, self._keys[tid])
-        else:
-            tags = None  # heard through an alternative or a sound-alike
+        elif not self._lexicon.singulars(token) & self._keys[tid]:
+            return True  # heard through an alternative or a sound-alike
         if tags is None:
             return True
+        if self._lexicon.singulars(token) & self._keys[tid]:
+            tags |= _PLURAL  # "the scissors" is the plural of a written "scissor"
         lo, hi = max(0, j - LEFT_CONTEXT), j + 1 + RIGHT_CONTEXT
         words = [*seg.tokens[lo:hi]]
         if tid in self._names:

@@ -62,7 +62,7 @@ class WordNet:
                 form, *bases = line.split()
                 table[form] = tuple(bases)
             self.exceptions[pos] = table
-        self._counts = (folder / "cntlist.rev").read_text(encoding="latin-1")
+        self._counts = (folder / "cntlist.rev").read_text(encoding="latin-1").splitlines()  # sorted by sense key
         self._data = {pos: _map(folder / f"data.{pos}") for pos in DATA_POS}
         cache_methods(self, ("synsets", "senses", "tagged_counts", "synset", "hypernyms", "relational"), 16384)
 
@@ -128,9 +128,18 @@ class WordNet:
     def tagged_counts(self, lemma: str) -> dict[str, int]:
         """How often `lemma` was tagged in SemCor with a sense of each part of speech."""
         counts = dict.fromkeys(POS, 0)
-        for ss_type, count in re.findall(rf"^{re.escape(lemma)}%(\d):\S* \d+ (\d+)$", self._counts, re.MULTILINE):
-            counts[_SS_TYPE_POS[ss_type]] += int(count)
+        for line in starting(self._counts, f"{lemma}%"):
+            key, _, count = line.split()
+            counts[_SS_TYPE_POS[key[len(lemma) + 1]]] += int(count)
         return counts
+
+
+def starting(lines: list[str], prefix: str) -> list[str]:
+    """The lines of a sorted list that start with `prefix`."""
+    i = j = bisect.bisect_left(lines, prefix)
+    while j < len(lines) and lines[j].startswith(prefix):
+        j += 1
+    return lines[i:j]
 
 
 def _map(path: Path) -> mmap.mmap:
