@@ -31,7 +31,7 @@ from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
 from rapidfuzz.distance import Levenshtein
 
 from nlp.caching import cache_methods
-from nlp.wordnet import DATA_POS, POS, WordNet, starting
+from nlp.wordnet import DATA_POS, HYPERNYM_POINTERS, MEMBER_OF, POS, WordNet, starting
 
 CONTENT_UPOS = ("NOUN", "PROPN", "VERB", "ADJ")
 _WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
@@ -319,12 +319,15 @@ class Lexicon:
         - that adjective describes, rather than classifies: no sense of it pertains to a noun
           ("polar" pertains to the poles, so a polar bear is a kind of bear, not a bear that is
           polar);
-        - the entry means what its words say: some sense of it, not a name ("the White House"),
-          is the head noun or, up to HYPERNYM_LEVELS levels up WordNet's hierarchy, a kind of it
-          ("a small boat" is a boat, a secret plan a plan, a little girl a girl). A hot dog is a
-          sausage, false teeth a denture, a black hole a region of space: compounds. The head
-          noun itself counts only in an everyday sense, one SemCor's tagged texts use: "dog"
-          is also a slang name of the hot dog.
+        - the entry means what its words say, in some sense that is not a name ("the White
+          House") nor a species, a member of a genus ("blue whale", "brown bear": names of
+          kinds): that sense is an everyday sense of the head noun itself (a little girl is a
+          girl), or one step below one in WordNet's hierarchy (a small boat is a boat, a best
+          friend a friend), or further below and defined with the adjective itself ("a secret
+          scheme": the secret plan). A high school is a secondary school, a kind of school one
+          step further down whose definition does not say "high"; a hot dog is a sausage, a
+          black hole a region of space: compounds. The head noun counts only in an everyday
+          sense, one SemCor's tagged texts use: "dog" is also a slang name of the hot dog.
 
         WordNet knows some everyday phrases only in a figurative or rare sense (a "white horse"
         is a wave, a "black cat" the fisher marten, "hot water" trouble); a story means the
@@ -342,11 +345,18 @@ class Lexicon:
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
         itself = {sense for head in heads for sense in self.wordnet.senses(head, "noun", everyday=True)}
+        said = {adjective, *itertools.chain.from_iterable(lemminflect.getAllInflections(adjective, "ADJ").values())}
         for sense in self.wordnet.senses(entry, "noun"):
-            written = self.wordnet.synset(sense, "noun")[0]
+            written, pointers = self.wordnet.synset(sense, "noun")
             if any(word.lower() == entry and word[:1].isupper() for word in written):
                 continue  # a name
-            if sense in itself or kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
+            if any(symbol == MEMBER_OF for symbol, _, _ in pointers):
+                continue  # a species
+            above = {target for symbol, target, _ in pointers if symbol in HYPERNYM_POINTERS}
+            if sense in itself or above & itself:
+                return True
+            defined = set(re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower()))
+            if said & defined and kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
                 return True
         return False
 
