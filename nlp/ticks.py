@@ -54,6 +54,7 @@ from nlp.wordclass import BE, CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
 HEARD_AS = 0.2  # the least chance, by the tagger, that a heard word has a part of speech of the term's word
+LIST_ITEMS = 3  # nouns in a row before "and" that are a list, not a compound
 PAUSE = 0.2  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
@@ -327,18 +328,20 @@ class TickTracker:
             seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"
             return False
         collocation = self._collocation(seg, k)
-        if collocation:
-            return True
-        if not self._may_be_nouns(first, second):
+        nouns = self._may_be_nouns(first, second)
+        if not nouns or collocation is None:
             return collocation
-        if collocation is None:
-            return None
-        if seg.words[k].text[:1].isupper() or self._lexicon.is_name(second):
+        if not collocation and (seg.words[k].text[:1].isupper() or self._lexicon.is_name(second)):
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
         if k + 1 + RIGHT_CONTEXT > n and not seg.final:
             seg.provisional.add(k)  # the tagger sees the words there are so far
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
+        if collocation:  # a compound of the dictionary, unless a clause starts inside it: "into the cave | bats flew out"
+            if tags[k - lo] in NOUN_TAGS and self._starts_clause(tokens[lo:], tags, k - lo):
+                seg.separated.add(k)
+                return False
+            return True
         if tags[k - 1 - lo] not in NOUN_TAGS - {"NNS", "NNPS"} or tags[k - lo] not in NOUN_TAGS:
             return False
         # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
@@ -346,10 +349,25 @@ class TickTracker:
         verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
         if not verbs and {"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()):
             return False
-        if self._starts_clause(tokens[lo:], tags, k - lo):
+        if self._starts_clause(tokens[lo:], tags, k - lo) or self._in_list(tokens[lo:], tags, k - lo):
             seg.separated.add(k)
             return False
         return True
+
+    def _in_list(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
+        """Whether nouns k-1 and k are items of a list said without commas: at least LIST_ITEMS
+        nouns in a row, a compound of the dictionary counting as one, and "and" or "or" right
+        after them ("we had eggs bacon toast jam and juice", "flour sugar butter and eggs")."""
+        first = k - 1
+        while first > 0 and tags[first - 1] in NOUN_TAGS:
+            first -= 1
+        last = k
+        while last + 1 < len(tags) and tags[last + 1] in NOUN_TAGS:
+            last += 1
+        if last + 1 >= len(words) or words[last + 1] not in ("and", "or"):
+            return False
+        compounds = sum(self._lexicon.lexicalised((words[i], words[i + 1])) for i in range(first, last))
+        return last + 1 - first - compounds >= LIST_ITEMS
 
     @staticmethod
     def _closed(seg: _Segment, k: int) -> bool:
