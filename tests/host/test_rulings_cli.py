@@ -150,3 +150,27 @@ def test_cinderella_a_player_with_no_card_cannot_win(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "The game is over. Nobody has any card left: nobody wins." in result.stdout
     assert "Final scores: Marc 0 points, no card, retired; Lea 0 points, no card." in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("game", "rulings"),
+    [
+        ("stories", [
+            'written in lower case they are refused, together with the nouns spelt the same ("a can", "a will")',
+            'A name written with a capital is a different word and is allowed: the month "May", the name "Will".',
+            'A written term has no part of speech: "ring" is ticked by "a gold ring" and by "the bells rang".',
+            '"the dove flew off" does not tick "dive", and "in leaps and bounds" does not tick "bind", while "she dove '
+            'in" and "the book was bound in leather" do.',
+            "Spelling variants of one word are the same term, since speech has no spelling",
+            "jewellery and jewelry, aluminium and aluminum",
+            '"The card" means the sentence of the side the storyteller chose.',
+        ]),
+        ("storytelling", ["If nobody has a card left, nobody escaped the ball and nobody wins",
+                          "a tie is shared only between players who hold cards"]),
+    ],
+)
+def test_the_rules_pages_state_the_rulings(tmp_path, game, rulings):
+    result = run_storyhost(tmp_path, "rules", game)
+    assert result.returncode == 0, result.stderr
+    for ruling in rulings:
+        assert ruling in result.stdout, ruling
