@@ -335,8 +335,7 @@ class TickTracker:
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
         if k + 1 + RIGHT_CONTEXT > n and not seg.final:
             seg.provisional.add(k)  # the tagger sees the words there are so far
-        if collocation and not any(self._lexicon.tags(word) is None or self._lexicon.tags(word) & _FINITE
-                                   for word in tokens[k + 1 : k + 1 + RIGHT_CONTEXT]):
+        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in tokens[k + 1 : k + 1 + RIGHT_CONTEXT]):
             return True  # no verb after it that could start a clause: no need to tag
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
