@@ -215,7 +215,9 @@ class TermReferee:
             where = "" if found.lower() == shown.lower() else f' as "{found}"'
             # the card is public: naming the card's word would name the term
             return Verdict(
-                "on_card", f'"{shown}" is on the story card{where}, and {rule}.', f"This term is on the story card, and {rule}."
+                "on_card",
+                f'"{shown}" is on the story card{where}, and {rule}.',
+                f"This term is on the story card, and {rule}.",
             )
         if len(words) > 1 and not self.lexicon.entry_pos(words):
             # a free phrase ("arctic trip") is made of words: each must be off the card

@@ -72,7 +72,8 @@ TIME_UNITS = frozenset(
 _TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _PLURAL = frozenset({"NNS", "NNPS"})
-_NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})  # words that begin a noun phrase
+# tags of the words that begin a noun phrase
+_NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
 # verbs whose object can be a clause without "that" ("she said the fire truck was late")
 CLAUSE_VERBS = frozenset(
@@ -335,7 +336,8 @@ class TickTracker:
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
         if k + 1 + RIGHT_CONTEXT > n and not seg.final:
             seg.provisional.add(k)  # the tagger sees the words there are so far
-        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in tokens[k + 1 : k + 1 + RIGHT_CONTEXT]):
+        after = tokens[k + 1 : k + 1 + RIGHT_CONTEXT]
+        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in after):
             return True  # no verb after it that could start a clause: no need to tag
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))

@@ -144,7 +144,9 @@ def _closed_class(word: str, lexicon: Lexicon) -> WordRefusal | None:
         if word in forms and _form_of(word, verb, lexicon):
             if word == verb:
                 return WordRefusal("have_be", '{q} is one of the two verbs not allowed in any form, "have" and "be".')
-            return WordRefusal("have_be", '{q} is a form of "' + verb + '", and "have" and "be" are not allowed in any form.')
+            return WordRefusal(
+                "have_be", '{q} is a form of "' + verb + '", and "have" and "be" are not allowed in any form.'
+            )
     if word in ARTICLES:
         return WordRefusal("pronoun", "{q} is an article, and articles count as pronouns, which are not allowed.")
     if word in PRONOUNS:
