@@ -16,6 +16,10 @@ that is when
   around is a verb, a second noun that can be a verb agreeing with the first is that verb
   ("the ship | sails at dawn").
 
+A heard word counts as what it is in its sentence (RULINGS): a one-word match must be a form of
+the term under a part of speech the tagger gives the word there ("the dove flew" is no "dive";
+see `_heard_as`). Three or more nouns in a row before "and" or "or" are a list, not a compound.
+
 An adjective before a noun is free unless WordNet lists the pair as a lexicalised compound
 ("big expedition" and "small boat" tick "big", "small", "expedition" and "boat"; "polar bear"
 and "hot dog" tick neither word). Words are compared whole, never as substrings
@@ -368,7 +372,7 @@ class TickTracker:
         last = k
         while last + 1 < len(tags) and tags[last + 1] in NOUN_TAGS:
             last += 1
-        if last + 1 >= len(words) or words[last + 1] not in ("and", "or"):
+        if last + 1 >= len(tags) or words[last + 1] not in ("and", "or"):
             return False
         compounds = sum(self._lexicon.lexicalised((words[i], words[i + 1])) for i in range(first, last))
         return last + 1 - first - compounds >= LIST_ITEMS
