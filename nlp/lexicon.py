@@ -343,7 +343,6 @@ class Lexicon:
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
         itself = {sense for head in heads for sense in self.wordnet.senses(head, "noun", everyday=True)}
-        said = {adjective, *itertools.chain.from_iterable(lemminflect.getAllInflections(adjective, "ADJ").values())}
         for sense in self.wordnet.senses(entry, "noun"):
             written, pointers = self.wordnet.synset(sense, "noun")
             if any(word.lower() == entry and word[:1].isupper() for word in written):
@@ -353,8 +352,9 @@ class Lexicon:
             above = {target for symbol, target, _ in pointers if symbol in HYPERNYM_POINTERS}
             if sense in itself or above & itself:
                 return True
-            defined = set(re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower()))
-            if said & defined and kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
+            defined = re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower())
+            said = any(word == adjective or adjective in self.readings(word).get("ADJ", ()) for word in defined)
+            if said and kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
                 return True
         return False
 
