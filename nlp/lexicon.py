@@ -45,6 +45,7 @@ TAGS_OF = {
     "ADJ": frozenset({"JJ", "JJR", "JJS"}),
     "ADV": frozenset({"RB", "RBR", "RBS"}),
 }
+COORDINATORS = frozenset({"and", "or", "n"})  # "rock n roll"
 RARE_LEMMA = 4  # a lemma SemCor tags this many times less often than another of the same form's is rare
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
@@ -287,8 +288,11 @@ class Lexicon:
         "ice cream"), unless they spell a free adjective+noun phrase (see `free_phrase`): "a
         small boat" ticks "small" and "boat" although WordNet lists "small boat", and "the blue
         sky" ticks "sky" although WordNet also lists the adjective "blue-sky" ("blue-sky
-        research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
+        research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard. An
+        entry of words joined by "and" is a coordination, whose words tick ("bread and butter").
         """
+        if any(word in COORDINATORS for word in words[1:-1]):
+            return False  # words joined by "and" are a coordination, not a compound: "bread and butter"
         entries = [
             entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]
         ]

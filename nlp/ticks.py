@@ -79,10 +79,11 @@ _PLURAL = frozenset({"NNS", "NNPS"})
 # tags of the words that begin a noun phrase
 _NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
-# verbs whose object can be a clause without "that" ("she said the fire truck was late")
+# verbs whose object can be a clause without "that" ("she said the fire truck was late"); not
+# "tell", whose object is the listener before the clause ("i told my sister | grandpa was coming")
 CLAUSE_VERBS = frozenset(
     """
-    say tell think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
+    say think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
     remember forget learn decide show promise swear admit claim bet doubt understand pretend reckon suspect
     worry mean discover expect explain find
     """.split()
@@ -340,13 +341,17 @@ class TickTracker:
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
         if k + 1 + RIGHT_CONTEXT > n and not seg.final:
             seg.provisional.add(k)  # the tagger sees the words there are so far
-        after = tokens[k + 1 : k + 1 + RIGHT_CONTEXT]
-        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in after):
-            return True  # no verb after it that could start a clause: no need to tag
+        verbs_maybe = tokens[k : k + 1 + RIGHT_CONTEXT]
+        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in verbs_maybe):
+            return True  # no word there that could be a verb ending the compound or starting a clause: no need to tag
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
-        if collocation:  # a compound of the dictionary, unless a clause starts inside it: "into the cave | bats flew out"
-            if tags[k - lo] in NOUN_TAGS and self._starts_clause(tokens[lo:], tags, k - lo):
+        if collocation:
+            # a compound of the dictionary, unless its last word is the verb of the noun before it
+            # ("the sun | rose over the roofs", not the plant "sun rose") or a clause starts inside
+            # it ("into the cave | bats flew out")
+            second = tags[k - lo]
+            if second in _FINITE or (second in NOUN_TAGS and self._starts_clause(tokens[lo:], tags, k - lo)):
                 seg.separated.add(k)
                 return False
             return True

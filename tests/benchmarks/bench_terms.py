@@ -5,8 +5,10 @@
 Judgement accuracy is measured on the tidy corpus (tests/nlp/corpus: validation, sameness and
 punctuated stories) and on stories written as a recognizer writes them (recognizer.json:
 lowercase, no punctuation, run-on clauses, fillers, self-corrections), each typed and heard word
-by word. Those are split: `tune` was looked at while the referee was built, `held_out` was
-written before and only measured, so its figure is the honest one. `--code DIR` judges with the
+by word. Those are split: `tune` was looked at while the referee was built; `held_out` was
+written before any of that work and only measured until its first round was done (then its
+mistakes were read); `held_out_2` was written after that, before the second round, and is
+only measured: its figure is the honest one. `--code DIR` judges with the
 language code (nlp/) of another checkout, e.g. one of an older commit, on this checkout's
 stories: the old figures beside the new.
 
@@ -106,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     loads = load_seconds(code)
     referee = load_referee()
     tidy = load("ticking")["stories"]
-    spoken = recognizer_stories("tune") + recognizer_stories("held_out")
+    splits = list(dict.fromkeys(story["split"] for story in load("recognizer")["stories"]))
+    spoken = [story for split in splits for story in recognizer_stories(split)]
     tidy_speed = speed(referee, tidy)
     spoken_speed = speed(referee, spoken)
     endless = one_utterance(referee, tidy)
@@ -118,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line)
     for mistake in mistakes:
         print(f"  wrong: {mistake}")
-    for split in ("tune", "held_out"):
+    for split in splits:
         stories = recognizer_stories(split)
         total, mistakes = judge_stories(referee, stories)
         accuracy, line = accuracy_line(f"recognizer-style stories, {split}", total, mistakes, RECOGNIZER_TARGET)
