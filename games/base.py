@@ -53,6 +53,16 @@ class IllegalMove(IllegalAction):
     """A well-formed command the rules do not allow now."""
 
 
+class SecretRefused(IllegalMove):
+    """A secret move refused (a term being written): the message is the reason as the table may
+    hear it, the secret hidden; `private` is the same reason for the mover's own screen, with
+    what they wrote. Both are correct sentences."""
+
+    def __init__(self, hidden: str, private: str) -> None:
+        super().__init__(hidden)
+        self.private = private
+
+
 class NotYourTurn(IllegalMove):
     """A player acted out of turn."""
 
@@ -395,12 +405,21 @@ class Match:
 Settings = Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class TermRefusal:
+    """Why a term may not be written, in one sentence said two ways: `shown` names the term as
+    its player wrote it (their own screen), `hidden` says "this term" instead (the table)."""
+
+    shown: str
+    hidden: str
+
+
 class TermRules(Protocol):
     """Language judgements some rules leave open (Stories!' terms): the host provides them."""
 
-    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> TermRefusal | None:
         """None when `term` may be written by a player who already wrote `written` under this
-        card sentence; else one sentence saying why not."""
+        card sentence; else why not."""
 
     def same(self, a: str, b: str) -> bool:
         """Whether two written terms count as the same term (inflections, compound spellings)."""

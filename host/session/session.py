@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from games.base import (
-    Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
+    Action, Choice, Event, GameState, IllegalAction, Match, SecretRefused, UnknownCommand, Verb, find_player, fold_name,
+    join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
 from host.session.events import ClockWake, Heard, InputEnded, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed
@@ -421,7 +422,8 @@ class Session:
             self._reply(str(refusal) if to is None else f"Refused: {refusal}", to)
             return
         written = " ".join(action.args)
-        self.private.tell(player, [f"Refused: '{written}'. {refusal}" if written else f"Refused: {refusal}"])
+        reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
+        self.private.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
         what = {"erase": "erasure"}.get(action.verb, action.verb)
         self.out.shared([f"{player}: one {what} was refused; see your phone."])
 
