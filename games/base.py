@@ -126,12 +126,15 @@ class Verb:
     """The shape of a command: whether it names a player, and its parameters.
 
     A last parameter whose name ends in "..." takes the rest of the line (a term, a clue).
+    A `secret` verb's values are a player's own (a card of their hand): a hint or a spoken
+    phrase gives its usage, never a value of it.
     """
 
     name: str
     takes_player: bool
     params: tuple[str, ...] = ()
     help: str = ""
+    secret: bool = False
 
     @property
     def usage(self) -> str:

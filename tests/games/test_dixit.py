@@ -84,8 +84,7 @@ def test_rulebook_worked_example():
         "Card 1 is Leo's.",
         "Card 3 is Tomás's.",
         "Only Leo found Julián's card, so Julián and Leo score 3. Votes for their cards: Tomás 1 and Leo 2.",
-        "Points this turn: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0. "
-        "Scores: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0.",
+        "Scores: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0.",
         "Everyone draws back up to 6 cards; 49 cards left in the draw pile.",
         "Turn 2: Tomás is the storyteller. Tomás, say 'clue' and your sentence.",
     ]

@@ -22,9 +22,10 @@ import spacy
 from rapidfuzz import fuzz, utils
 
 from games.decks import DescribedCard, DescribedDeck, sentences
+from games.dixit import Deal
 from host.audio.speaker import DEFAULT_RATE
 from host.storage.decks import (
-    MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, dixit_deal, image_kind, load_described_deck,
+    MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, image_kind, load_described_deck,
 )
 from nlp.tagger import SPACY_MODEL
 from tests.host.test_decks import problems, write
@@ -353,8 +354,9 @@ def test_pictures_that_cannot_be_used(tmp_path):
 def test_too_few_cards_for_the_players(tmp_path, players, least):
     """The rulebook's deal: the hands (6 each, 7 with 3 players) and one turn's cards shown (one a
     player, 5 with 3 players), drawn back at the end of the turn."""
-    dealt, shown = dixit_deal(players)
-    assert dealt + shown == least
+    deal = Deal(players)
+    dealt, shown = deal.dealt, deal.cards_shown
+    assert deal.least == dealt + shown == least
     path = write(tmp_path, small_deck(least))
     assert len(load_described_deck(path, players=players).cards) == least
     path = write(tmp_path, small_deck(least - 1))
