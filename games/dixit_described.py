@@ -253,7 +253,8 @@ class DescribedDixit(DixitGame):
         brief = " ".join(f"Card {number}, {self.owners[number]}'s: {join_names(voters)}."
                          for number, voters in votes.items() if voters and number != self.storyteller_card)
         self.last_table = [
-            {"number": number, "card": card_face(self.cards[card]), "owner": self.owners[number], "votes": votes[number]}
+            {"number": number, "card": card_face(self.cards[card]), "owner": self.owners[number], "votes": votes[number],
+             "storyteller": number == self.storyteller_card}
             for number, card in enumerate(self.laid, 1)
         ]
         reveal = f"All votes are in. Card {self.storyteller_card} was {teller}'s: {self._found()}."
@@ -336,7 +337,7 @@ class DescribedDixit(DixitGame):
             "clue_aloud": self.clue_aloud,
             "given": [player for player in self.voters if self.phase == Phase.CARDS and player not in self._givers()],
             "positions": [{"number": number, "card": card_face(self.cards[card]), "owner": None, "votes": None}
-                          for number, card in enumerate(self.laid, 1)],
+                          for number, card in enumerate(self.laid, 1) if self.phase == Phase.VOTE],
             "last_table": self.last_table,
         }
         if player is not None:

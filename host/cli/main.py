@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from host.adapters.base import adapter_for
@@ -139,8 +139,17 @@ def _phones_port(options: argparse.Namespace, held: ExitStack) -> socket.socket 
         raise UsageError(str(error)) from error
 
 
+def _needs_phones(saved_game: str, settings: dict[str, Any], options: argparse.Namespace) -> None:
+    """A game whose hands are dealt to the phones (Dixit told in words) is refused without
+    --companion, with why and what to play instead; before a game is created or resumed."""
+    reason = adapter_for(saved_game).phones(settings)
+    if reason is not None and not options.companion:
+        raise UsageError(f"{reason} To play it, add --companion.")
+
+
 def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socket, output: TextOutput) -> Companion:
-    """Serve the phones' pages and tell the table where to join: a QR code, and the address said."""
+    """Serve the phones' pages and tell the table where to join: a QR code, and the address said;
+    then why every player needs a phone, in a game whose hands are dealt to them."""
     import segno  # the QR code is loaded only for a game with phones
 
     from host.companion.server import Companion
@@ -153,6 +162,9 @@ def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socke
     segno.make(address, error="l").terminal(out=qr, compact=True)
     for line in qr.getvalue().splitlines():
         output.write(line)
+    reason = adapter_for(saved.game).phones(saved.settings)
+    if reason is not None:
+        output.note(reason)
     output.also = companion.announce
     return companion
 
@@ -262,6 +274,7 @@ def _play(options: argparse.Namespace) -> None:
         raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
     except (SetupError, DeckError, ValueError) as error:
         raise UsageError(str(error)) from error
+    _needs_phones(options.game, settings, options)
     with ExitStack() as held:
         listening = _phones_port(options, held)
         inputs = _inputs(options, settings["players"])
@@ -319,6 +332,7 @@ def _resume(options: argparse.Namespace) -> None:
                                 "There is no unfinished game to resume; start one with 'storyhost play'.")
             for line in passed_over:
                 print(f"{line} Resuming another game.", file=sys.stderr)
+        _needs_phones(saved.game, saved.settings, options)
         inputs = _inputs(options, saved.settings["players"])
         print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs, listening)

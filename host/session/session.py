@@ -294,6 +294,11 @@ class Session:
         verb, _, rest = command.partition(" ")
         if verb.casefold() in self._host_commands:
             return self.perform(HostRequest(verb.casefold(), rest.strip()))
+        read = self.adapter.reading(self.state, command)
+        if read is not None:  # what is on the table, read out again (a Dixit card told in words)
+            for line in read:
+                self.out.note(line)
+            return True
         try:
             action = self.state.parse(command)
         except IllegalAction as refusal:
@@ -321,10 +326,12 @@ class Session:
 
     def _offered(self) -> list[Choice]:
         """The legal moves a hint may name: none with free words (a term, a clue, which may be
-        secret), shown by their usage instead, and none of the commands in `without`."""
+        secret) or a secret value (a card of a hand), shown by their usage instead, and none of
+        the commands in `without`."""
         return [
             choice for choice in self.state.legal_actions()
             if choice.action.verb not in self.without and not takes_free_words(self.state.verbs[choice.action.verb])
+            and not self.state.verbs[choice.action.verb].secret
         ]
 
     def _meant(self, line: str) -> Action | None:
@@ -562,12 +569,15 @@ class Session:
             if telling or command.name not in WHILE_TELLING
         ]
         if self.preferences.verbosity == "brief":
-            self.out.note(f"Now: {', '.join(verb.usage for verb in verbs) or 'nothing'}.")
+            now = [verb.usage for verb in verbs] + [usage for usage, _ in self.adapter.readings(self.state)]
+            self.out.note(f"Now: {', '.join(now) or 'nothing'}.")
             self.out.note(f"Also: {', '.join(command.name for command in commands)}.")
             return
         self.out.note("You can say now:")
         for verb in verbs:
             self.out.note(f"  {verb.usage}: {verb.help}")
+        for usage, what in self.adapter.readings(self.state):
+            self.out.note(f"  {usage}: {what}")
         self.out.note("At any time:")
         for command in commands:
             self.out.note(f"  {command.usage}: {command.help}")

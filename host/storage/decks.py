@@ -18,7 +18,7 @@ from games.decks import (
     FRAME_COLOURS, TALE_KEYS, DescribedCard, DescribedDeck, OpeningCard, Tale, TaleCard, Tile,
 )
 from games.dixit import MIN_PLAYERS, Deal
-from host.storage.files import FileRefused, parse_json, read_head, read_text
+from host.storage.files import FileRefused, parse_json, read_capped, read_head, read_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -37,6 +37,8 @@ MAX_DESCRIPTION_WORDS = 80
 MAX_DESCRIPTION_CHARS = 600
 #: each card's picture goes to a phone over the local network
 MAX_IMAGE_BYTES = 2 << 20
+#: the media type of each kind of picture `image_kind` tells
+PICTURE_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "WebP": "image/webp"}
 
 
 class DeckError(ValueError):
@@ -92,6 +94,17 @@ def load_described_deck(path: str | Path | None = None, players: int | None = No
     if deck is None:
         raise DeckError(label, check.problems)
     return deck
+
+
+def read_picture(path: str) -> tuple[bytes, str]:
+    """A card's picture file read again when a phone asks for it (it may have changed since the
+    deck was loaded): its bytes and media type; FileRefused when it is no longer a PNG, JPEG or
+    WebP picture of at most MAX_IMAGE_BYTES."""
+    data = read_capped(Path(path), MAX_IMAGE_BYTES)
+    kind = image_kind(data[:12])
+    if kind is None:
+        raise FileRefused(path, "this is not a PNG, JPEG or WebP picture")
+    return data, PICTURE_TYPES[kind]
 
 
 def image_kind(head: bytes) -> str | None:
