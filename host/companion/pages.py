@@ -258,8 +258,8 @@ def _hand(action: str, turn: dict[str, Any], pictures: str) -> str:
             for ask in turn["asks"] if ask["on_hand"] for button in ask["buttons"] if button["value"] == card["value"]
         )
         note = f'<p class="note">{escape(card["note"])}</p>' if card["note"] else ""
-        items += (f'<li class="card told"><h3>{escape(face["title"])}</h3>{_told(face, pictures)}{note}'
-                  f'<div class="buttons">{buttons}</div></li>')
+        items += (f'<li class="card told" data-value="{escape(card["value"])}"><h3>{escape(face["title"])}</h3>'
+                  f'{_told(face, pictures)}{note}<div class="buttons">{buttons}</div></li>')
     return items
 
 

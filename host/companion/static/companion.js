@@ -193,7 +193,7 @@
         if (!move.on_hand) return;
         move.buttons.forEach(function (choice) { if (choice.value === card.value) buttons.push(button(move.verb, choice)); });
       });
-      return el("li", { "class": "card told" }, [el("h3", {}, [card.face.title])].concat(told(card.face), [
+      return el("li", { "class": "card told", "data-value": card.value }, [el("h3", {}, [card.face.title])].concat(told(card.face), [
         card.note ? el("p", { "class": "note" }, [card.note]) : null, el("div", { "class": "buttons" }, buttons),
       ]));
     });

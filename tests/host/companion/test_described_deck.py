@@ -27,7 +27,9 @@ from host.session.events import InputEnded, InputEvent, PhoneCommand
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
+from tests.host.companion.browser import status_of
 from tests.host.companion.test_shared_channel import settings
+from tests.host.test_described_deck import png
 
 #: what a vote or an owner looks like in words, where it must not be before the reveal
 VOTE_WORDS = ("voted for card", "Your vote", "your vote to card", "vote stays")
@@ -117,6 +119,28 @@ def check_secrets(state: DescribedDixit, printed: list[str], spoken: list[str]) 
             assert re.findall(r"Your vote: card (\d)", json.dumps(screen)) == vote
 
 
+COLOURS = ("red", "blue", "green", "golden", "silver", "black", "white", "pink")
+THINGS = ("whale", "lantern", "ladder", "clock", "boat", "fox", "violin", "kite")
+
+
+def group_deck(folder: Path, count: int) -> Path:
+    """A group's own deck file of `count` cards, two sentences each, every card but each fifth
+    with a picture (a real PNG) in a folder beside it."""
+    (folder / "pictures").mkdir(parents=True, exist_ok=True)
+    cards = []
+    for number in range(1, count + 1):
+        colour, thing = COLOURS[number % len(COLOURS)], THINGS[(number // len(COLOURS)) % len(THINGS)]
+        card = {"id": number, "title": f"The {colour.capitalize()} {thing.capitalize()} {number}",
+                "description": f"A {colour} {thing} number {number} floats over a quiet town. Nobody below looks up."}
+        if number % 5:
+            (folder / "pictures" / f"card{number}.png").write_bytes(png(number % 7 + 1, 2))
+            card["image"] = f"pictures/card{number}.png"
+        cards.append(card)
+    path = folder / "ours.json"
+    path.write_text(json.dumps({"game": "dixit", "title": "Our deck", "licence": "Ours, CC0", "cards": cards}), "utf-8")
+    return path
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
     with GameStore(tmp_path / "games.sqlite3") as opened:
@@ -154,3 +178,32 @@ def test_a_whole_game_with_the_bundled_deck_from_phones(store: GameStore, player
     replay = Match(make("dixit", game), list(store.actions(1)))  # what was saved plays the same game
     assert replay.state.scores() == state.scores() and replay.state.is_over()
     assert phones.refused
+
+
+def test_a_picture_is_served_only_to_a_screen_that_shows_it(store: GameStore, tmp_path: Path) -> None:
+    path = group_deck(tmp_path / "deck", 28)
+    game = settings("dixit", "--players", "Ana", "Ben", "Cy", "Dee", "--seed", "2", "--deck", str(path))
+    game_id = store.create("dixit", game)
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+    try:
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Ana"), timeout=10) as page:
+            link = page.url
+        session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), TextOutput(write=lambda line: None),
+                                        private=companion))
+        state = session.state
+        assert isinstance(state, DescribedDixit)
+        companion.refresh(session)
+        pictured = [card for card in state.hands["Ana"] if state.cards[card].image]
+        others = [card for card in state.hands["Ben"] if state.cards[card].image]
+        with urllib.request.urlopen(f"{link}/picture/{pictured[0]}", timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "image/png"
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            assert answer.read() == Path(str(state.cards[pictured[0]].image)).read_bytes()
+        assert status_of(f"{link}/picture/{others[0]}") == 404  # another's hand
+        assert status_of(f"{base}/table/picture/{pictured[0]}") == 404  # not on the table
+        assert status_of(f"{base}/p/{'x' * 32}/picture/{pictured[0]}") == 403
+        Path(str(state.cards[pictured[1]].image)).write_bytes(b"not a picture any more")
+        assert status_of(f"{link}/picture/{pictured[1]}") == 404  # checked again as it is served
+    finally:
+        companion.close()
