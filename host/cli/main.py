@@ -272,7 +272,9 @@ def _play(options: argparse.Namespace) -> None:
         match = Match(make(options.game, settings))
     except DeckTooSmall as error:
         raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
-    except (SetupError, DeckError, ValueError) as error:
+    except DeckError as error:  # every problem of the file, one line each
+        raise UsageError(*(f"{error.source}: {problem}" for problem in error.problems)) from error
+    except (SetupError, ValueError) as error:
         raise UsageError(str(error)) from error
     _needs_phones(options.game, settings, options)
     with ExitStack() as held:
@@ -397,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk shows here, not after main when nobody can answer it
         return status
     except UsageError as error:
-        _tell(str(error))
+        for line in error.lines:
+            _tell(line)
         return 2
     except (StoreError, LanguageResourceMissing) as error:
         _tell(str(error))
