@@ -107,6 +107,12 @@ class DixitState(DixitGame):
     def _your_clue(self, storyteller: str) -> tuple[str, str]:
         return f"{storyteller}, say 'clue' and your sentence.", f"{storyteller}, your clue."
 
+    def opening(self) -> list[Event]:
+        if self.phase != Phase.STORYTELLER:
+            return super().opening()
+        pile = f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile."
+        return [Event(self.status(), brief=f"{pile} Who has a sentence? Say storyteller and the name.")]
+
     # --- where the game stands ---------------------------------------------------------------
 
     def _cards_of(self, player: str, owners: dict[int, str]) -> list[int]:

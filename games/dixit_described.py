@@ -265,10 +265,12 @@ class DescribedDixit(DixitGame):
     # --- GameState ---------------------------------------------------------------------------
 
     def opening(self) -> list[Event]:
+        claim = (f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile. Who has a sentence? Press "
+                 "'I am the storyteller' on your phone.")
         return [
             Event(f"Dixit with the deck told in words, {self.deck.title}: {len(self.deck.cards)} cards. Each player's "
                   f"hand of {self.hand_size} cards is on their own phone only.", brief=""),
-            Event(self.status()),
+            Event(self.status(), brief=claim if self.phase == Phase.STORYTELLER else None),
         ]
 
     def legal_actions(self) -> list[Choice]:

@@ -1,5 +1,6 @@
 """How much the host says: lines and words of a scripted Stories! story, Dixit turn and
-Storytelling turns, at verbosity brief and normal, through the real `storyhost` command.
+Storytelling turns, at verbosity brief and normal, through the real `storyhost` command; then a
+Dixit turn told in words and the seconds each card takes to read aloud (`described_turn`).
 
     .venv/bin/python tests/benchmarks/bench_table_talk.py
 
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from host.audio.speaker import DEFAULT_RATE  # noqa: E402
 from tests.host.cli_helpers import run_storyhost  # noqa: E402
+from tests.benchmarks import described_turn  # noqa: E402
 from tests.host.test_golden import GAMES, GOLDEN  # noqa: E402
 
 
@@ -64,3 +66,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    described_turn.report()
