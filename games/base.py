@@ -106,6 +106,8 @@ class Event:
     brief: str | None = None
     #: said only at verbosity detailed (an explanation the table can do without)
     detail: bool = False
+    #: heard to its end: later news waits for it instead of cutting it off (a card read aloud)
+    whole: bool = False
 
 
 @dataclass(frozen=True)

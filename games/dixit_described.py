@@ -223,10 +223,11 @@ class DescribedDixit(DixitGame):
         self.phase = Phase.VOTE
         clue = f"{teller}'s clue: {as_sentence(self.clue)}" if self.clue else f"{teller}'s clue was given at the table."
         events = [Event(f"All cards are in. {clue} The {self.cards_shown} cards, in order:",
-                        brief=f"The {self.cards_shown} cards:")]
+                        brief=f"The {self.cards_shown} cards:", whole=True)]
         for number, laid in enumerate(self.laid, 1):
             face = self.cards[laid]
-            events.append(Event(f"Card {number}, {face.title}: {face.description}", brief=f"Card {number}: {face.brief}"))
+            events.append(Event(f"Card {number}, {face.title}: {face.description}", brief=f"Card {number}: {face.brief}",
+                                whole=True))
         events.append(Event(f"Everyone but {teller}, vote on your phone for the card you think is {teller}'s. "
                             "'card' and a number reads a card again.", brief=f"Vote for {teller}'s card."))
         for player in self.players:

@@ -260,7 +260,7 @@ def _described_turn(state: DescribedDixit, view: dict[str, Any], player: str, yo
     then votes. The moves on a card of the hand are shown under that card."""
     teller, phase = view["storyteller"], Phase(view["phase"])
     titles = {card["id"]: card["title"] for card in view["hand"]}
-    if phase == Phase.VOTE:
+    if phase == Phase.VOTE and player != teller:
         return _voting(state, view, player, yours)
     if player == teller:
         if phase == Phase.CLUE:

@@ -124,22 +124,28 @@ class TextOutput:
     last: list[str] = field(default_factory=list)
     #: told every shared line too (the table page)
     also: Callable[[str], None] | None = None
+    #: the last lines said are to be heard whole (the cards laid out): news waits for them
+    unbroken: bool = False
 
     def __post_init__(self) -> None:
         printer = self.write
         self.write = lambda line: printer(visible(line))  # every line printed, whoever prints it
 
-    def shared(self, lines: list[str]) -> None:
+    def shared(self, lines: list[str], whole: bool = False) -> None:
         """Print and say `lines`. Like a screen reader, new announcements cut off what is left
-        of older ones: the table hears the game as it is now ('repeat' says the last again)."""
+        of older ones: the table hears the game as it is now ('repeat' says the last again); but
+        lines to be heard `whole` (the cards laid out, read aloud) are not cut off: what comes
+        while they are still being said waits for them."""
+        waits = self.unbroken and self.speaker is not None and not self.speaker.wait(0)
         if lines:
             self.last = lines
+            self.unbroken = whole or waits
         for index, line in enumerate(lines):
             self.write(self.stamp + line)
             if self.also is not None:
                 self.also(line)
             if self.speaker is not None and not self.quiet:
-                self.speaker.say(visible(line), interrupt=index == 0)
+                self.speaker.say(visible(line), interrupt=index == 0 and not waits)
 
     def earcon(self, name: str) -> None:
         if self.speaker is not None:
@@ -315,6 +321,8 @@ class Session:
         """Carry out a command understood already (a spoken one); False when the players want to stop."""
         match command:
             case HostRequest(name, rest):
+                if name not in self._host_commands:  # a game's own host line, "read card 2": as typed
+                    return self.handle(f"{name} {rest}")
                 return self._host_commands[name](rest) is not False
             case Action():
                 self.play(command)
@@ -447,7 +455,8 @@ class Session:
         verbosity = self.preferences.verbosity
         detail = verbosity == "detailed" and action is not None and not self.state.is_over()
         lines = [self._worded(event) for event in shared if verbosity == "detailed" or not event.detail]
-        self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []))
+        self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []),
+                        whole=any(event.whole for event in shared))
 
     def _worded(self, event: Event) -> str:
         """The event's text at the verbosity chosen ("" when brief leaves it out)."""

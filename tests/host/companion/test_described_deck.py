@@ -23,12 +23,12 @@ from host.audio.speaker import PrintSpeaker
 from host.cli.catalog import make
 from host.companion.screens import player_screen, table_screen
 from host.companion.server import Companion, listen
-from host.session.events import InputEnded, InputEvent, PhoneCommand
+from host.session.events import InputEnded, InputEvent, PhoneCommand, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
 from tests.host.companion.browser import status_of
-from tests.host.companion.test_shared_channel import settings
+from tests.host.companion.test_shared_channel import Lines, settings
 from tests.host.test_described_deck import png
 
 #: what a vote or an owner looks like in words, where it must not be before the reveal
@@ -117,6 +117,8 @@ def check_secrets(state: DescribedDixit, printed: list[str], spoken: list[str]) 
             ]
             vote = [str(state.votes[player])] if player in state.votes else []
             assert re.findall(r"Your vote: card (\d)", json.dumps(screen)) == vote
+            if player == state.storyteller:  # who does not vote
+                assert screen["turn"]["asks"] == [] and screen["turn"]["now"].startswith("Waiting for the votes of")
 
 
 COLOURS = ("red", "blue", "green", "golden", "silver", "black", "white", "pink")
@@ -207,3 +209,52 @@ def test_a_picture_is_served_only_to_a_screen_that_shows_it(store: GameStore, tm
         assert status_of(f"{link}/picture/{pictured[1]}") == 404  # checked again as it is served
     finally:
         companion.close()
+
+
+class Busy(PrintSpeaker):
+    """A speaker that records what it is told to say and whether that cuts off what is being
+    said; `done` is whether everything queued has been said."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[tuple[str, bool]] = []
+        self.done = False
+
+    def say(self, text: str, interrupt: bool = False) -> None:
+        self.said.append((text, interrupt))
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done
+
+
+def test_the_cards_read_aloud_are_not_cut_off_by_the_votes(store: GameStore) -> None:
+    """Like a screen reader, new news cuts off older news, but not the cards laid out: a vote
+    cast while they are read is said after them; once they have been said, news cuts in again."""
+    game = settings("dixit", "--players", "Ana", "Ben", "Cy", "Dee", "--seed", "5", "--deck", "described")
+    speaker = Busy()
+    session = Session(SessionConfig(store, store.create("dixit", game), Match(make("dixit", game)),
+                                    TextOutput(write=lambda line: None, speaker=speaker)))
+    state = session.state
+    assert isinstance(state, DescribedDixit)
+
+    def vote(player: str) -> str:
+        return f"vote {player} {next(n for n, owner in state.owners.items() if owner != player)}"
+
+    def done() -> str:
+        speaker.done = True
+        return "score"
+
+    steps = [lambda: "storyteller Ana", lambda: f"pick {state.hands['Ana'][0]}", lambda: "clue Far away",
+             *(lambda player=player: f"give {player} {state.hands[player][0]}" for player in ("Ben", "Cy", "Dee")),
+             lambda: vote("Ben"), done, lambda: vote("Cy")]
+    said: list[list[tuple[str, bool]]] = []
+
+    class Steps(Lines):
+        def read(self, timeout: float | None) -> InputEvent:
+            said.append(list(speaker.said))
+            return Typed(steps.pop(0)()) if steps else InputEnded()
+
+    session.run(Steps([]))
+    assert len([text for text, _ in said[6] if text.startswith("Card ")]) == 4  # laid out and read
+    assert said[7][-1] == ("Ben has voted (1 of 3).", False)  # queued after the cards
+    assert said[9][-1] == ("Cy has voted (2 of 3).", True)

@@ -121,7 +121,8 @@ def play_turn(pages: Pages, host: Host, secrets: Secrets, teller: str, players: 
         assert [card.split(": ", 1)[1].split(" A ")[0] for card in laid_out(pages, name)] == laid, name
     votes: dict[str, int] = {}
     secrets.check(laid, votes)
-    assert axe_violations(pages.show(voters[0])) == []  # the hand page, with the cards laid out
+    for name in (voters[0], "table"):  # a hand page and the table, with the cards laid out
+        assert axe_violations(pages.show(name)) == [], name
     for number, voter in enumerate(voters):
         if kill_at_vote is not None and number == kill_at_vote:
             assert data is not None
