@@ -339,17 +339,12 @@ class DixitState(DixitGame):
             for number in self.numbers:
                 owner = self.storyteller if number == self.storyteller_card else self.owners.get(number)
                 positions.append({"number": number, "owner": owner, "votes": votes.get(number)})
-        seen = {
-            **self._seen(),
+        return {
+            **self._seen(None if player is None else find_player(player, self.players)),
             "storyteller_card": self.storyteller_card,
             "positions": positions,
             "owners_missing": self._missing_owners() if self.phase == Phase.OWNERS else [],
         }
-        if player is not None:
-            player = find_player(player, self.players)
-            seen["player"] = player
-            seen["my_vote"] = self.votes.get(player)
-        return seen
 
     moves = {
         "storyteller": DixitGame._do_storyteller,

@@ -334,8 +334,9 @@ class DescribedDixit(DixitGame):
     def view(self, player: str | None) -> dict[str, Any]:
         """The table as everyone sees it: the cards laid out (whose they are and their votes only
         once revealed, in the next turn's `last_table`); `player`'s own hand, choices and vote."""
+        player = None if player is None else find_player(player, self.players)
         seen = {
-            **self._seen(),
+            **self._seen(player),
             "deck": self.deck.title,
             "clue_aloud": self.clue_aloud,
             "given": [player for player in self.voters if self.phase == Phase.CARDS and player not in self._givers()],
@@ -344,13 +345,10 @@ class DescribedDixit(DixitGame):
             "last_table": self.last_table,
         }
         if player is not None:
-            player = find_player(player, self.players)
-            seen["player"] = player
             seen["hand"] = [card_face(self.cards[card]) for card in self.hands[player]]
             seen["pick"] = self.pick if player == self.storyteller else None
             seen["my_given"] = list(self.given[player])
             seen["my_cards"] = self._mine(player)
-            seen["my_vote"] = self.votes.get(player)
         return seen
 
     moves = {

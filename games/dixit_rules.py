@@ -350,10 +350,11 @@ class DixitGame(GameState):
             return None
         return most_points_wins(self.totals)
 
-    def _seen(self) -> dict[str, Any]:
-        """What everyone may know in both modes (`view` adds each mode's own)."""
+    def _seen(self, player: str | None) -> dict[str, Any]:
+        """What everyone may know in both modes, and `player`'s own vote (`view` adds each mode's
+        own)."""
         outcome = self.outcome()
-        return {
+        seen = {
             "game": self.game,
             "players": list(self.players),
             "contando": self.contando,
@@ -371,3 +372,7 @@ class DixitGame(GameState):
             "scores": self.scores(),
             "winners": list(outcome.winners) if outcome else [],
         }
+        if player is not None:
+            seen["player"] = player
+            seen["my_vote"] = self.votes.get(player)
+        return seen

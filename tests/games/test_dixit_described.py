@@ -16,6 +16,7 @@ from games.decks import DescribedCard, DescribedDeck
 from games.dixit import SPEC, DescribedDixit, Phase
 from host.storage.decks import load_described_deck
 from tests.games.playout import NO_SERVICES, check_finished_match, check_refused, random_playout
+from tests.games.test_dixit import run, shared
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Flo"]
 #: players -> turns in a game with the 84 cards (as with the physical cards)
@@ -27,17 +28,6 @@ def deck(count: int) -> DescribedDeck:
         DescribedCard(number, f"Card title {number}", f"Scene number {number} is seen. It is odd.", "CC0")
         for number in range(1, count + 1)
     ))
-
-
-def run(state: DescribedDixit, *commands: str) -> list[Event]:
-    events: list[Event] = []
-    for command in commands:
-        events.extend(state.apply(state.parse(command)))
-    return events
-
-
-def shared(events: list[Event]) -> list[str]:
-    return [event.text for event in events if event.to is None]
 
 
 def private(events: list[Event], player: str) -> list[str]:
