@@ -29,6 +29,14 @@ class PlayerLine:
 
 
 @dataclass(frozen=True)
+class Joined:
+    """A player's phone took their seat (the table hears it, so that a seat taken by someone else
+    is noticed)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class Refused:
     """An input line that cannot be taken at all; `message` says why, in one line."""
 
@@ -57,6 +65,6 @@ class InputEnded:
     """No more input will come (end of the script, Ctrl-D, the keyboard closed)."""
 
 
-InputEvent = Union[Typed, PlayerLine, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
+InputEvent = Union[Typed, PlayerLine, Joined, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
 
-__all__ = ["ClockWake", "Heard", "InputEnded", "InputEvent", "MicrophoneBack", "MicrophoneGone", "PlayerLine", "Refused", "Typed"]
+__all__ = ["ClockWake", "Heard", "InputEnded", "InputEvent", "Joined", "MicrophoneBack", "MicrophoneGone", "PlayerLine", "Refused", "Typed"]

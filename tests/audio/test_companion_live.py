@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.audio.test_live_round import LiveHost, narration  # noqa: F401 (a fixture)
-from tests.host.companion.browser import Pages, browser  # noqa: F401 (a fixture)
+from tests.host.companion.browser import Pages, browser, room_code  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,7 @@ def test_terms_from_phones_ticked_from_the_microphone(pulse, feeder, narration, 
         joined = host.wait_for("Phones join at", 60)
         port = re.search(r":(\d+)/", joined)
         assert port
-        pages = Pages(browser, f"http://127.0.0.1:{port.group(1)}")
+        pages = Pages(browser, f"http://127.0.0.1:{port.group(1)}", room_code(joined))
         for player in TERMS:
             pages.join(player)
         pages.table()

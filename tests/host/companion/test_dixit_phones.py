@@ -45,7 +45,7 @@ def test_votes_from_phones_and_resume_after_kill(browser: WebDriver, tmp_path: P
     port = free_port()
     host = Host(tmp_path, "play", "dixit", "--players", *PLAYERS, "--seed", "1", port=port)
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         links = {player: pages.join(player) for player in PLAYERS}
         pages.table()
         host.type("storyteller Ana", "clue Two of a kind", "shown")

@@ -36,9 +36,10 @@ def post(url: str, data: str, origin: str | None = None) -> str:
 def test_terms_and_questions_without_javascript(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         plain = pages.without_javascript("Sabine")
         plain.get(host.base + "/")
+        plain.find_element(By.ID, "code").send_keys(host.code)
         plain.find_element(By.XPATH, "//button[normalize-space()='I am Sabine']").click()
         pages.wait("Sabine", lambda: "/p/" in plain.current_url)
         link = plain.current_url
@@ -102,7 +103,7 @@ def test_the_storytelling_table_names_face_up_tiles_only(browser: WebDriver, tmp
               if name not in state.view(None)["card"]["pictures"] and name.casefold() not in public]
     host = Host(tmp_path, "play", "storytelling", *args)
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         pages.table()
         pages.wait_text("table", "Every tile is face down.")
         host.type(f"flip {position}")
@@ -118,7 +119,7 @@ def test_the_storytelling_table_names_face_up_tiles_only(browser: WebDriver, tmp
 def test_the_dixit_table_through_a_turn(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         pages.table()
 
         def table_at(text: str) -> str:

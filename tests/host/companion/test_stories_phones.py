@@ -40,7 +40,7 @@ def assert_secret(pages: Pages, host: Host, written: dict[str, list[str]]) -> No
 def test_terms_written_on_phones(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "Melanie", "--seed", "2")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         pages.show("table").get(host.base + "/")
         assert axe_violations(browser) == []
         links = {player: pages.join(player) for player in ["Nina", *TERMS]}
@@ -49,9 +49,9 @@ def test_terms_written_on_phones(browser: WebDriver, tmp_path: Path) -> None:
         pages.table()
         assert axe_violations(browser) == []
 
-        with urllib.request.urlopen(links["Sabine"], timeout=10) as page:  # nothing from elsewhere, no referrer
+        with urllib.request.urlopen(links["Sabine"], timeout=10) as page:  # nothing from elsewhere, no referrer there
             assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
-            assert page.headers["Referrer-Policy"] == "no-referrer"
+            assert page.headers["Referrer-Policy"] == "same-origin"  # never to another site
         assert status_of(host.base + "/p/" + "x" * 32) == 403
         assert status_of(host.base + "/p/") == 403
         assert status_of(host.base + "/ws/p/" + links["Sabine"].rsplit("/", 1)[1] + "x") == 403
