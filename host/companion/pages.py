@@ -66,17 +66,19 @@ def _embedded(screen: dict[str, Any]) -> str:
     return f'<script id="initial" type="application/json">{text}</script>\n<script src="/static/companion.js"></script>\n'
 
 
-def join_page(title: str, seats: dict[str, bool], phone: str, problem: str | None = None) -> str:
+def join_page(title: str, seats: dict[str, bool | None], phone: str, problem: str | None = None) -> str:
     """The room code, then one button per player who has not joined yet; `seats`: player ->
-    joined; `phone`: this phone's key, sent with the form so that the same phone gets the same
-    seat again; `problem`: why the last try was refused."""
+    joined (None: from this phone, which may take the seat again, its answer lost); `phone`: this
+    phone's key, sent with the form so that the same phone gets the same seat again; `problem`:
+    why the last try was refused."""
     buttons, joined = [], []
     for player, taken in seats.items():
         name = escape(player)
         if taken:
             joined.append(f"<li>{name} has joined.</li>")
         else:
-            buttons.append(f'<li><button type="submit" name="player" value="{name}">I am {name}</button></li>')
+            again = " (again, on this phone)" if taken is None else ""
+            buttons.append(f'<li><button type="submit" name="player" value="{name}">I am {name}{again}</button></li>')
     alert = f'<p id="problem" role="alert">{escape(problem)}</p>\n' if problem else ""
     choose = f'<ul class="seats">{"".join(buttons)}</ul>' if buttons else "<p>Every seat is taken.</p>"
     taken_list = f'<h2 id="joined-heading">Joined</h2>\n<ul aria-labelledby="joined-heading">{"".join(joined)}</ul>\n' if joined else ""

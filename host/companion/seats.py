@@ -95,10 +95,12 @@ class Seats:
         with self._lock:
             return self._taken.get(player, False)
 
-    def board(self) -> dict[str, bool]:
-        """Each player and whether their seat is taken, in seat order."""
+    def board(self, phone: str) -> dict[str, bool | None]:
+        """Each player, in seat order, and whether their seat is taken: True by another phone,
+        None by the phone `phone` (which may take it again), False not yet."""
         with self._lock:
-            return dict(self._taken)
+            return {player: None if taken and self._phones[player] and secrets.compare_digest(self._phones[player].encode(), phone.encode())
+                    else taken for player, taken in self._taken.items()}
 
     # -- the server's thread
     def claim(self, player: object, code: object, phone: str, peer: str) -> tuple[str, bool]:

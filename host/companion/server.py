@@ -300,7 +300,7 @@ class Companion:
         return new_phone_key()
 
     def _join_answer(self, phone: str, problem: str | None = None, status: int = 200) -> web.Response:
-        response = _html(pages.join_page(self.title, self.seats.board(), phone, problem), status)
+        response = _html(pages.join_page(self.title, self.seats.board(phone), phone, problem), status)
         response.set_cookie(PHONE_COOKIE, phone, max_age=7 * 24 * 3600, path="/", httponly=True, samesite="Strict")
         return response
 
