@@ -24,7 +24,6 @@ from io import TextIOWrapper
 import os
 import resource
 import time
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from logging.handlers import RotatingFileHandler
@@ -101,55 +100,82 @@ def peer_key(peername: Any) -> str:
 
 
 class Connections:
-    """The open connections, capped per address and in all."""
+    """The open connections, capped per address and in all. Over a cap, the connection that
+    matters least is closed to make room: one that holds no seat, idle before busy (a table page),
+    the longest idle first; found at once among thousands of newcomers a second."""
 
     def __init__(self, cap: int, per_address: int = PER_ADDRESS) -> None:
         self.cap, self.per_address = cap, per_address
-        self.open: dict[GuardedHandler, None] = {}  # oldest first
-        self.by_peer: Counter[str] = Counter()
-        self.refused = 0
-        self._unreported = 0
-        self._reported = time.monotonic()
+        self.count = 0
+        #: by address, oldest first
+        self.by_peer: dict[str, dict[GuardedHandler, None]] = {}
+        #: the connections without a seat or a request, in the order they became so
+        self.idle: dict[GuardedHandler, None] = {}
+        #: connections refused, and closed to make room (for the log)
+        self.refused = self.evicted = 0
+        self._reported = (time.monotonic(), 0, 0)
 
     def admit(self, new: GuardedHandler) -> bool:
         """Whether `new` may stay, having made room for it if it can."""
-        full_here = self.by_peer[new.peer] >= self.per_address
-        if (full_here and not self._evict(new.peer)) or (len(self.open) >= self.cap and not self._evict(None)):
-            self.refused += 1
+        here = self.by_peer.setdefault(new.peer, {})
+        if len(here) >= self.per_address or self.count >= self.cap:
             self._report()
-            return False
-        self.open[new] = None
-        self.by_peer[new.peer] += 1
+            if len(here) >= self.per_address and not self._evict(here) or self.count >= self.cap and not self._evict(None):
+                self.refused += 1
+                if not here:
+                    del self.by_peer[new.peer]
+                return False
+        here[new] = None
+        self.idle[new] = None
+        self.count += 1
         return True
 
-    def _evict(self, peer: str | None) -> bool:
-        """Close the connection (from `peer`, or any) that matters least: one that holds no seat,
-        idle before busy, the oldest first; False when every one holds a seat."""
-        candidates = [h for h in self.open if not h.seated and (peer is None or h.peer == peer)]
-        if not candidates:
+    def _evict(self, among: dict[GuardedHandler, None] | None) -> bool:
+        """Close the connection (`among` one address's, or any) that matters least; False when
+        every one holds a seat."""
+        if among is None:
+            victim = next(iter(self.idle), None)
+            if victim is None:  # no idle one: a busy one without a seat, such as a table page
+                victim = min((h for peer in self.by_peer.values() for h in peer if not h.seated), key=lambda h: h.since, default=None)
+        else:
+            victim = min((h for h in among if not h.seated), key=lambda h: (h.busy > 0, h.since), default=None)
+        if victim is None:
             return False
-        victim = min(candidates, key=lambda h: (h.busy > 0, h.since))
         self.forget(victim)
         if victim.transport is not None:
             victim.transport.abort()
-        self.refused += 1
+        self.evicted += 1
         return True
 
     def forget(self, handler: GuardedHandler) -> None:
-        if handler in self.open:
-            del self.open[handler]
-            self.by_peer[handler.peer] -= 1
-            if not self.by_peer[handler.peer]:
+        here = self.by_peer.get(handler.peer, {})
+        if handler in here:
+            del here[handler]
+            self.idle.pop(handler, None)
+            self.count -= 1
+            if not here:
                 del self.by_peer[handler.peer]
 
+    def busy(self, handler: GuardedHandler, change: int) -> None:
+        """A request of `handler`'s begins (+1) or ends (-1)."""
+        handler.busy += change
+        handler.since = time.monotonic()
+        self.idle.pop(handler, None)
+        if not handler.busy and not handler.seated and handler.peer in self.by_peer and handler in self.by_peer[handler.peer]:
+            self.idle[handler] = None  # the newest idle one now
+
+    def seat(self, handler: GuardedHandler) -> None:
+        handler.seated = True
+        self.idle.pop(handler, None)
+
     def _report(self) -> None:
-        """One log line every 10 s at most while connections are refused, not one each."""
-        self._unreported += 1
+        """One log line every 10 s at most while connections are refused or closed, not one each."""
         now = time.monotonic()
-        if now - self._reported >= 10:
-            log.warning("refused or closed %d connections in %.0f s (at most %d from one address, %d in all)",
-                        self._unreported, now - self._reported, self.per_address, self.cap)
-            self._unreported, self._reported = 0, now
+        since, refused, evicted = self._reported
+        if now - since >= 10:
+            log.warning("in %.0f s, %d connections refused and %d closed to make room (at most %d from one address, %d in all)",
+                        now - since, self.refused - refused, self.evicted - evicted, self.per_address, self.cap)
+            self._reported = (now, self.refused, self.evicted)
 
 
 class GuardedHandler(web.RequestHandler):
@@ -222,12 +248,11 @@ def checks(hosts: set[str], port: int) -> Callable[..., Awaitable[web.StreamResp
         connection = request.protocol
         if not isinstance(connection, GuardedHandler):
             return await handler(request)
-        connection.busy += 1
+        connection.connections.busy(connection, +1)
         try:
             return await handler(request)
         finally:
-            connection.busy -= 1
-            connection.since = time.monotonic()
+            connection.connections.busy(connection, -1)
 
     return checked
 
@@ -240,7 +265,7 @@ async def secure_headers(request: web.Request, response: web.StreamResponse) -> 
 def seat(request: web.BaseRequest) -> None:
     """This request showed a player's key: its connection is never closed to make room."""
     if isinstance(request.protocol, GuardedHandler):
-        request.protocol.seated = True
+        request.protocol.connections.seat(request.protocol)
 
 
 @dataclass
