@@ -158,10 +158,22 @@ class Served:
                     ) from error
 
     def _bind(self, port: int) -> int:
+        """Bind every address on `port` (0: the first one's free port for all); an address the
+        kernel will not have yet (an IPv6 address still being checked) is left out, unless --host
+        named it."""
+        bound: list[Address] = []
         for address in [*self.addresses, *self.loopback]:
             family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
-            self.sockets.append(socket.create_server((address.ip, port), family=family, backlog=128))
+            try:
+                self.sockets.append(socket.create_server((address.ip, port), family=family, backlog=128))
+            except OSError as error:
+                if error.errno != errno.EADDRNOTAVAIL or len(self.addresses) + len(self.loopback) == 1:
+                    raise
+                continue
+            bound.append(address)
             port = int(self.sockets[-1].getsockname()[1])  # port 0: the others take the first one's
+        self.addresses = [a for a in self.addresses if a in bound]
+        self.loopback = [a for a in self.loopback if a in bound]
         return port
 
     def hosts(self) -> set[str]:

@@ -122,7 +122,7 @@ class Companion:
         asyncio.set_event_loop(loop)
         logged = guard.log_to(self.store.path.parent / "companion.log")
         loop.set_exception_handler(guard.loop_errors)
-        runner = web.AppRunner(self._app(), handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(self._app(), handler_cancellation=True, access_log=None, shutdown_timeout=2)
         try:
             loop.run_until_complete(runner.setup())
             handling, connections = runner.server, guard.Connections(guard.connection_cap())
