@@ -140,8 +140,10 @@ class Companion:
             ready.set()
             for server in self._servers:
                 server.close()
-            for ws in list(self._transports):
-                loop.run_until_complete(_closed(ws))
+            if self._transports:  # each page told the host is going (a page that does not read is not waited for)
+                closing = asyncio.gather(*(_closed(ws) for ws in list(self._transports)))
+                loop.run_until_complete(asyncio.wait([closing], timeout=1))
+                closing.cancel()
             loop.run_until_complete(runner.cleanup())
             self.seats.close()
             guard.unlog(logged)
