@@ -25,6 +25,11 @@ import psutil
 ROUTE_UP, ROUTE_REJECT = 0x1, 0x200
 #: tries at one free port for every address when the port is 0 (another program may take it between two binds)
 PORT_TRIES = 5
+#: seconds the kernel keeps a new connection that has sent nothing before handing it to the
+#: server (Linux's TCP_DEFER_ACCEPT): connections opened only to be held cost nothing meanwhile
+DEFER_ACCEPT = 5
+#: connections the kernel may keep waiting (so deferred, held ones, too; it caps this at somaxconn)
+LISTEN_BACKLOG = 1024
 
 
 class AddressError(ValueError):
@@ -165,7 +170,9 @@ class Served:
         for address in [*self.addresses, *self.loopback]:
             family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
             try:
-                self.sockets.append(socket.create_server((address.ip, port), family=family, backlog=128))
+                self.sockets.append(socket.create_server((address.ip, port), family=family, backlog=LISTEN_BACKLOG))
+                if hasattr(socket, "TCP_DEFER_ACCEPT"):
+                    self.sockets[-1].setsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT, DEFER_ACCEPT)
             except OSError as error:
                 if error.errno != errno.EADDRNOTAVAIL or len(self.addresses) + len(self.loopback) == 1:
                     raise

@@ -45,7 +45,10 @@ MAX_BODY = 16 * 1024
 PER_ADDRESS = 32
 #: connections in all, at most (fewer when the open-file limit is low)
 MAX_CONNECTIONS = 512
-#: open files kept free for the rest of storyhost and for connections accepted before they are refused
+#: connections asyncio accepts from one listening socket at a time, before it serves the pages again
+ACCEPT_BATCH = 32
+#: open files kept free for the rest of storyhost and for connections accepted but not yet
+#: admitted or closed (a few batches on each address served)
 SPARE_FILES = 384
 #: the rotated log: at most two files of this size
 LOG_BYTES = 1_000_000
@@ -314,10 +317,14 @@ class Buckets:
 
 
 class PrivateLog(RotatingFileHandler):
-    """A rotated log file readable by its user only."""
+    """A rotated log file readable by its user only, opened at once (a flood may leave no file to
+    open later), and silent when it cannot write: nothing reaches the game's output."""
 
     def _open(self) -> TextIOWrapper:
         return open(os.open(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a", encoding="utf-8")
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass  # logging's default prints a traceback on standard error, that is into the game
 
 
 def _one_line(record: logging.LogRecord) -> bool:
@@ -332,7 +339,7 @@ def _one_line(record: logging.LogRecord) -> bool:
 def log_to(path: Path) -> logging.Handler:
     """Send aiohttp's, asyncio's and this server's logging to `path` (rotated: at most
     2 × LOG_BYTES), never to the game's output; the handler, to remove when done."""
-    handler = PrivateLog(path, maxBytes=LOG_BYTES, backupCount=1, delay=True)
+    handler = PrivateLog(path, maxBytes=LOG_BYTES, backupCount=1)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     handler.addFilter(_one_line)
     for name in ("aiohttp", "asyncio", log.name):

@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 from games.base import quoted
 from host.adapters.base import adapter_for
 from host.companion import guard, pages
-from host.companion.addresses import Address, Served
+from host.companion.addresses import LISTEN_BACKLOG, Address, Served
 from host.companion.screens import KEPT, player_screen, table_screen
 from host.companion.seats import PHONE_KEY, JoinRefused, Seats, new_phone_key, spoken_code
 from host.companion.source import PhoneEvent, with_phones
@@ -130,7 +130,10 @@ class Companion:
             options = {**guard.handler_options(), "loop": loop}
             for sock in self.listening.sockets:
                 factory = lambda: guard.GuardedHandler(handling, connections, **options)  # noqa: E731
-                self._servers.append(loop.run_until_complete(loop.create_server(factory, sock=sock, backlog=128)))
+                # asyncio accepts at most `backlog` at a time; the kernel keeps its longer queue
+                # (asyncio listens again with its own number)
+                self._servers.append(loop.run_until_complete(loop.create_server(factory, sock=sock, backlog=guard.ACCEPT_BATCH)))
+                sock.listen(LISTEN_BACKLOG)
             self._loop = loop
             ready.set()
             loop.run_forever()
