@@ -30,7 +30,7 @@ from host.companion.addresses import LISTEN_BACKLOG, Address, Served
 from host.companion.screens import KEPT, player_screen, table_screen
 from host.companion.seats import PHONE_KEY, JoinRefused, Seats, new_phone_key, spoken_code
 from host.companion.source import PhoneEvent, with_phones
-from host.session.events import Joined, PlayerLine
+from host.session.events import Joined, PhoneCommand
 from host.session.inputs import LineSource
 from host.session.session import Session, TextOutput
 from host.storage.store import GameStore
@@ -69,7 +69,6 @@ class Companion:
         self._announcements: list[tuple[int, str]] = []
         self._replies: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self._said = 0
-        self._storyteller: str | None = None
         #: where phone events go once the session's input is known; until then they wait, in order
         self._put: Callable[[PhoneEvent], None] | None = None
         self._early: list[PhoneEvent] = []
@@ -214,7 +213,6 @@ class Companion:
         state = session.state
         left = session.clock.left()
         left = None if left is None else round(left)
-        self._storyteller = state.view(None).get("storyteller")
         payloads = {"table": {**table_screen(state, left), "announcements": self._announcements}}
         for player in state.players:
             payloads[player] = {
@@ -329,7 +327,7 @@ class Companion:
         player = self._player(request)
         link = f"/p/{request.match_info['token']}"
         notice = self._notices.pop(player, None)
-        return _html(pages.player_page(self.title, player, adapter_for(self.game).phone_moves, link, self._screen(player), notice))
+        return _html(pages.player_page(self.title, player, link, self._screen(player), notice))
 
     async def _form(self, request: web.Request) -> web.Response:
         """A move sent by a page without JavaScript: played like one sent over the WebSocket,
@@ -419,16 +417,13 @@ class Companion:
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
-        move = next((move for move in adapter_for(self.game).phone_moves if move.verb == verb), None)
-        if move is None:
+        if verb not in adapter_for(self.game).phone_verbs:
             return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
         if len(text) > MAX_TEXT:
             return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."
         if not text.isprintable():
             return "Refused: that has control characters in it, so nothing was done."
-        if move.storyteller and player != self._storyteller:
-            return f"Refused: only the storyteller sends {quoted(verb)}, so nothing was done."
-        self._deliver(PlayerLine(player, f"{verb} {text}" if move.storyteller else f"{verb} {player} {text}".strip()))
+        self._deliver(PhoneCommand(player, verb, text))  # the session plays it as this player's, or refuses it
         return None
 
 

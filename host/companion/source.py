@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Union
 
-from host.session.events import ClockWake, InputEnded, InputEvent, Joined, PlayerLine
+from host.session.events import ClockWake, InputEnded, InputEvent, Joined, PhoneCommand
 from host.session.inputs import LineSource, Listening, TerminalSource
 from host.session.live import LiveInput
 
 
 #: what a phone adds to the session's input: a command, or the news that it took its seat
-PhoneEvent = Union[PlayerLine, Joined]
+PhoneEvent = Union[PhoneCommand, Joined]
 
 
 def with_phones(inner: LineSource, first: Iterable[PhoneEvent] = ()) -> tuple[LineSource, Callable[[PhoneEvent], None]]:

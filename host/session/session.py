@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from games.base import (
-    Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
+    Action, Choice, Event, GameState, IllegalAction, Match, SecretRefused, UnknownCommand, Verb, find_player, fold_name,
+    join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
-from host.session.events import ClockWake, Heard, InputEnded, Joined, MicrophoneBack, MicrophoneGone, PlayerLine, Refused, Typed
+from host.session.events import (
+    ClockWake, Heard, InputEnded, Joined, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed,
+)
 from host.session.inputs import LineSource, Listening
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences, save
@@ -126,8 +129,6 @@ class TextOutput:
     #: printed (not spoken) before each line: when in the story a tick was heard
     stamp: str = ""
     last: list[str] = field(default_factory=list)
-    #: where replies go instead of the table (a player's phone, while their command is handled)
-    reply_to: Callable[[str], None] | None = None
     #: told every shared line too (the table page)
     also: Callable[[str], None] | None = None
 
@@ -153,11 +154,7 @@ class TextOutput:
 
     def note(self, line: str, spoken: str | None = None) -> None:
         """A reply to one command (an error, a help text): printed and said (`spoken` instead of the
-        line, such as an address read out), not kept for 'repeat'; sent to the player's phone
-        instead when the command came from there."""
-        if self.reply_to is not None:
-            self.reply_to(line)
-            return
+        line, such as an address read out), not kept for 'repeat'."""
         self.write(line)
         if self.speaker is not None and not self.quiet:
             self.speaker.say(visible(spoken or line))
@@ -333,7 +330,7 @@ class Session:
                         self._microphone_back()
                     case Refused(message):
                         self.out.note(message)
-                    case PlayerLine() as sent:
+                    case PhoneCommand() as sent:
                         self._from_phone(sent)
                     case Typed(line):
                         if not self.handle(line):
@@ -428,51 +425,62 @@ class Session:
             best = list(first_of_verb.values())[:3]
         return f"Type {join_names(best, 'or')}."
 
-    def _from_phone(self, sent: PlayerLine) -> None:
-        """A command from a player's phone: played as if typed, its replies sent back there."""
-        private = self.private
-        assert private is not None
-        self.out.reply_to = lambda line: private.tell(sent.player, [line])
-        try:
-            self.handle(sent.line)
-        finally:
-            self.out.reply_to = None
+    def _from_phone(self, sent: PhoneCommand) -> None:
+        """A move from a player's phone: the action its page offers that player now, made by the
+        game's adapter (nothing is parsed or guessed); anything else, or an action the rules give
+        to another player, is refused on that phone only. Its replies go back there."""
+        turn = self.adapter.phone_turn(self.state, sent.seat)
+        action = turn.action(sent.verb, sent.value)
+        if action is None or self.adapter.actor(self.state, action) != sent.seat:
+            self._reply(f"Refused: that is not yours to do now. {turn.now}", sent.seat)
+            return
+        self.play(action, to=sent.seat)
 
-    def play(self, action: Action) -> bool:
-        """Apply one action: refused ones are explained; legal ones are saved, then announced."""
+    def _reply(self, line: str, to: str | None) -> None:
+        """A reply to one command: on the phone of `to`, who sent it, or else at the table."""
+        if to is None or self.private is None:
+            self.out.note(line)
+        else:
+            self.private.tell(to, [line])
+
+    def play(self, action: Action, to: str | None = None) -> bool:
+        """Apply one action: refused ones are explained; legal ones are saved, then announced.
+        `to`: the player whose phone sent it, who gets the replies."""
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
-            self._refused(action, refusal)
+            self._refused(action, refusal, to)
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
-        told = self._tell_privately(events)
+        told = self._tell_privately(events, to)
         if not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
-            self.out.note("Noted.")
+            self._reply("Noted.", to)
         self._announce(events, action)
         self._follow_phase()
         return True
 
-    def _tell_privately(self, events: list[Event]) -> bool:
-        """Each private event to its player's phone; whether one went to the phone that sent the move."""
+    def _tell_privately(self, events: list[Event], to: str | None) -> bool:
+        """Each private event to its player's phone; whether one went to `to`'s, which sent the move."""
         told = False
         for event in events:
             if event.to is not None and self.private is not None and self.private.has(event.to):
                 self.private.tell(event.to, [event.text])
-                told = told or self.out.reply_to is not None
+                told = told or event.to == to
         return told
 
-    def _refused(self, action: Action, refusal: IllegalAction) -> None:
+    def _refused(self, action: Action, refusal: IllegalAction, to: str | None) -> None:
         """A secret move refused for a player with a phone: the reason, with what they wrote,
-        on their phone; the table hears only that something was refused."""
+        on their phone; the table hears only that something was refused. Any other refusal goes
+        to whoever sent the move (`to`: a phone)."""
         player = action.player
         if self.private is None or player is None or not self.private.has(player) or not self.state.secret_input():
-            self.out.note(str(refusal))
+            self._reply(str(refusal) if to is None else f"Refused: {refusal}", to)
             return
         written = " ".join(action.args)
-        self.private.tell(player, [f"Refused: '{written}'. {refusal}" if written else f"Refused: {refusal}"])
+        reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
+        self.private.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
         line = self.refusals.add(player, {"erase": "erasure"}.get(action.verb, action.verb))
         if line is not None:
             self.out.shared([line])

@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from games.base import Action, GameState  # noqa: E402
+from games.base import Action, GameState, TermRefusal  # noqa: E402
 from games.decks import OpeningCard  # noqa: E402
 from games.dixit import DixitState  # noqa: E402
 from games.stories import StoriesState  # noqa: E402
@@ -114,8 +114,8 @@ class PlainTermRules:
 
     refused_words = frozenset()
 
-    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
-        return None if term.strip() and term not in written else "Write another term."
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> TermRefusal | None:
+        return None if term.strip() and term not in written else TermRefusal("Write another term.", "Write another term.")
 
     def same(self, a: str, b: str) -> bool:
         return a.casefold() == b.casefold()

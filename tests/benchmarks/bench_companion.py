@@ -85,13 +85,16 @@ class Host:
 
 
 async def table_counts(table: aiohttp.ClientWebSocketResponse, line: str) -> None:
-    """Wait until the table's screen has a detail line starting with `line` (an error after 30 s:
-    an action that never reaches the table)."""
+    """Wait until the table's screen says `line`: "The card: ..." or "NAME: 2 of 5 terms written"
+    (an error after 30 s: an action that never reaches the table)."""
     while True:
         message = await table.receive(timeout=30)
         if message.type != aiohttp.WSMsgType.TEXT:
             raise RuntimeError(f"the table page closed before showing {line!r}")
-        if any(detail.startswith(line) for detail in json.loads(message.data).get("details", [])):
+        view = json.loads(message.data).get("table") or {}
+        said = [f"{view.get('big_label')}: {view.get('big')}",
+                *(f"{meter['name']}: {meter['count']} of {meter['of']} {meter['unit']}" for meter in view.get("meters", []))]
+        if any(shown.startswith(line) for shown in said):
             return
 
 

@@ -165,6 +165,8 @@ class Pages:
             if self.tabs:
                 self.driver.switch_to.new_window("tab")
             self.tabs[name] = self.driver.current_window_handle
+            self.driver.switch_to.window(self.tabs[name])  # scripts on, as a tab of an earlier test may have left them
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
         self.driver.switch_to.window(self.tabs[name])
 
     def join(self, player: str) -> str:
@@ -200,8 +202,9 @@ class Pages:
         self.wait_text(name, "Connected to the host.")
 
     def text(self, name: str) -> str:
+        """What the page shows, its lines joined by spaces."""
         self._tab(name)
-        return str(self.driver.find_element(By.TAG_NAME, "body").text)
+        return " ".join(self.driver.find_element(By.TAG_NAME, "body").text.split())
 
     def source(self, name: str) -> str:
         """The page's whole document as it is now, hidden parts and embedded data included."""
@@ -217,16 +220,42 @@ class Pages:
             time.sleep(0.05)
 
     def wait_text(self, name: str, text: str) -> None:
-        self.wait(name, lambda: text in self.driver.find_element(By.TAG_NAME, "body").text)
+        """Wait until the page shows `text` (lines and spaces alike: a layout may break a line)."""
+        self.wait(name, lambda: text in " ".join(self.driver.find_element(By.TAG_NAME, "body").text.split()))
 
-    def send(self, player: str, verb: str, text: str = "") -> None:
-        """Fill in the page's form for `verb` and submit it, as a player would."""
+    def send(self, player: str, verb: str, text: str) -> None:
+        """Type `text` into the page's field for `verb` (a term, a clue) and send it, as a player
+        would; again from the start if the page draws its moves anew meanwhile."""
+
+        def sent() -> bool:
+            field = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}'] input[type=text]")
+            field.clear()
+            field.send_keys(text)
+            field.find_element(By.XPATH, "./ancestor::form//button").click()
+            return True
+
+        self.wait(player, sent)
+
+    def press(self, player: str, verb: str, value: str = "") -> None:
+        """Press the button of `player`'s move `verb` that sends `value`, once it is offered (again
+        if the page draws its moves anew between finding and pressing it)."""
+
+        def pressed() -> bool:
+            for form in self.driver.find_elements(By.CSS_SELECTOR, f"form[data-verb='{verb}']"):
+                if form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value") == value:
+                    form.find_element(By.TAG_NAME, "button").click()
+                    return True
+            return False
+
+        self.wait(player, pressed)
+
+    def offered(self, player: str) -> set[tuple[str, str]]:
+        """The (verb, value) of every button on `player`'s page now."""
         self._tab(player)
-        form = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}']")
-        fields = form.find_elements(By.CSS_SELECTOR, "input[name=text]")
-        if fields:
-            fields[0].send_keys(text)
-        form.find_element(By.TAG_NAME, "button").click()
+        return {
+            (str(form.get_attribute("data-verb")), str(form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value")))
+            for form in self.driver.find_elements(By.CSS_SELECTOR, "#asks form[data-verb]")
+        }
 
     def reply(self, player: str, text: str) -> None:
         """Wait for a message for `player` on their page."""

@@ -3,6 +3,7 @@ and store in this process, the speaker's text recorded by the print speaker (no 
 from __future__ import annotations
 
 import argparse
+import re
 import socket
 import urllib.error
 import urllib.request
@@ -20,7 +21,7 @@ from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
 from host.companion.addresses import Served
 from host.companion.server import Companion
-from host.session.events import InputEnded, InputEvent, PlayerLine, Typed
+from host.session.events import InputEnded, InputEvent, PhoneCommand, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
@@ -76,9 +77,9 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
                                         listener=NarrationListener(referee()), private=companion))
         session.run(companion.attach(Lines([
             "side Nina normal",
-            PlayerLine("Sabine", "term Sabine the"),  # refused, from her phone
+            PhoneCommand("Sabine", "term", "the"),  # refused, from her phone
             "term Sabine tractors quickly",  # refused, typed at the laptop for a player with a phone
-            PlayerLine("Sabine", "term Sabine radio"),
+            PhoneCommand("Sabine", "term", "radio"),
             "term Sabine bicycle",
             "term Stephan pizza",
             "private Sabine",
@@ -101,7 +102,8 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     assert replies[0].startswith("Refused: 'the'.") and replies[1].startswith("Refused: 'tractors quickly'.")
     assert "You wrote 'radio' (1 of 5)." in replies and "You wrote 'bicycle' (2 of 5)." in replies
     assert "Noted." not in replies  # the phone hears what it wrote instead
-    assert table_screen(session.state, None)["details"][2].startswith("Sabine: 2 of 5 terms written")
+    meters = table_screen(session.state, None)["table"]["meters"]
+    assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": ""}
 
 
 def test_the_table_names_face_up_tiles_only() -> None:
@@ -111,10 +113,12 @@ def test_the_table_names_face_up_tiles_only() -> None:
     picture = state.view(None)["card"]["pictures"][0]
     position = state.position(state.grid.index(picture))  # type: ignore[attr-defined]
     match.apply(state.parse(f"flip {position}"))
-    details = table_screen(match.state, None)["details"]
-    assert f"Face up: {position} {picture}." in details
-    tiles = [name for name in state.grid if name != picture]  # type: ignore[attr-defined]
-    assert not [name for name in tiles if any(name in line for line in details if not line.startswith("Card"))]
+    table = table_screen(match.state, None)["table"]
+    assert [tile["name"] for tile in table["grid"]["tiles"] if tile["place"] == position] == [picture]
+    assert [tile["place"] for tile in table["grid"]["tiles"] if tile["name"]] == [position]
+    public = [*state.view(None)["card"]["pictures"], state.view(None)["tale"].upper()]  # on the card, the title
+    hidden = [name for name in state.grid if not any(name in shown for shown in public)]  # type: ignore[attr-defined]
+    assert [name for name in hidden if re.search(rf"\b{name}\b", repr(table), re.IGNORECASE)] == []
 
 
 def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
