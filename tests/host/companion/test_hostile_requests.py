@@ -8,12 +8,10 @@ import asyncio
 import json
 import re
 import socket
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 from games.base import Match
 from host.cli.catalog import make
