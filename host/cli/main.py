@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 DELEGATED = {
     "tick": "host.cli.tick",
     "models": "host.cli.models",
-    "transcribe": "host.speech.recognizer",
+    "transcribe": "host.cli.transcribe",
     "devices": "host.audio.devices",
     "demo": "host.cli.demo",
 }
