@@ -30,7 +30,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--model", type=Path, help="a Whisper or Vosk model folder")
     parser.add_argument(
         "--phrases", nargs="+", metavar="PHRASE",
-        help="listen only for these phrases, each a command of its own, and decide each utterance as a game does",
+        help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "
+             "go in one phrase, split by '|' ('b three|flip b three')",
     )
     parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
     args = parser.parse_args(argv)
@@ -56,8 +57,10 @@ def main(argv: list[str]) -> int:
 
 def meanings(phrases: Sequence[str]) -> dict[str, str]:
     """Each way of saying the phrases, as a game listens for them (spelled as the recognizer
-    spells, letters also with the spelling alphabet) -> the phrase it stands for."""
-    return {phrase.words: phrase.line for given in phrases for phrase in each((given,), given)}
+    spells, letters also with the spelling alphabet) -> the command it stands for: the phrase,
+    or the first of its ways when they are given as "b three|flip b three"."""
+    return {phrase.words: phrase.line for given in phrases
+            for phrase in each(tuple(given.split("|")), given.split("|")[0])}
 
 
 def decision(hypothesis: Hypothesis, listened: dict[str, str]) -> str:

@@ -187,7 +187,7 @@ class VoiceControl:
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
         answers = {words: "yes" if words in YES else "no" for words in (*YES, *NO)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers) if heard.text else None
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)
