@@ -26,7 +26,9 @@ right line in the end, at once or after "yes". Three deciders:
   loose pass; the grammar's phrase always the one taken or asked about; SURE 0.85, ASK_BELOW 0.4);
 - new: the host now, through the real default recognizer (`open_recognizer()`: PocketSphinx's
   grammar cuts the utterance, Whisper decodes it whole) and the real dialog
-  (`host.voice.control.VoiceControl.hear`, which `storyhost transcribe --phrases` shares).
+  (`host.voice.control.VoiceControl.hear`, which `storyhost transcribe --phrases` shares);
+- new, pocketsphinx: the host now with `--asr pocketsphinx` (its language model makes the loose
+  pass), the same hypotheses as "old".
 Audio is cached in /tmp/storyhost-bench-commands. About 2 s of recognition per utterance on two
 busy cores: all voices take about half an hour.
 """
@@ -377,6 +379,7 @@ def run(cases: list[Case], voice: str, old: PocketSphinxRecognizer, new: Recogni
             "grammar": decide_grammar(case, old_heard),
             "old": decide_old(case, old_heard, confirmed_lines(case)),
             "new": decide_new(case, new_heard),
+            "new, pocketsphinx": decide_new(case, old_heard),
         }
         results.append(result)
         print(f"[{voice} {case.kind} {i + 1}/{len(cases)}] {case.label}: {case.words!r} -> "
@@ -386,7 +389,7 @@ def run(cases: list[Case], voice: str, old: PocketSphinxRecognizer, new: Recogni
 
 # --- reports ----------------------------------------------------------------------------------
 
-DECIDERS = ("grammar", "old", "new")
+DECIDERS = ("grammar", "old", "new", "new, pocketsphinx")
 
 
 def pct(part: int, whole: int) -> str:
