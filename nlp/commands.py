@@ -35,6 +35,8 @@ LETTER_SOUNDS = {
     "be": "b", "bee": "b", "see": "c", "sea": "c", "dee": "d", "gee": "g", "eh": "a", "aye": "a",
     "pea": "p", "pee": "p", "tea": "t", "tee": "t", "vee": "v", "zee": "z", "zed": "z",
 }
+#: Roman numerals free recognition writes after a word ("Delta IV"); not i, v or x, which are words or letters
+ROMAN = {"ii": "two", "iii": "three", "iv": "four", "vi": "six", "vii": "seven", "viii": "eight"}
 #: the letters whose names rhyme ("bee", "see", "dee", ...): two phrases that differ by one of
 #: them alone are never told apart surely
 RHYMING_LETTERS = frozenset("bcdegptvz")
@@ -70,12 +72,13 @@ def fold(text: str) -> str:
 
 
 def spoken(text: str) -> str:
-    """Text as a recognizer spells it: lowercase words without punctuation, digits and
-    positions as words ("flip B3!" -> "flip b three"), letters said as words back to letters."""
+    """Text as a recognizer spells it: lowercase words without punctuation, digits, positions
+    and Roman numerals as words ("flip B3!" -> "flip b three", "Delta IV" -> "delta four"),
+    letters said as words back to letters."""
     text = re.sub(r"\b([A-Za-z])(\d{1,2})\b", r"\1 \2", fold(text))
     words = re.sub(r"[^\w'\s]|_", " ", text.replace("-", " ")).split()
     return " ".join(
-        number_words(int(word)) if word.isdigit() else LETTER_SOUNDS.get(word, word) for word in words
+        number_words(int(word)) if word.isdigit() else ROMAN.get(word) or LETTER_SOUNDS.get(word, word) for word in words
     )
 
 

@@ -20,7 +20,8 @@ Cases:
 
 Decisions, per utterance, as a player meets them: taken at once (right or WRONG), asked about
 first (the right line or a wrong one), or dropped ("Sorry, I did not catch that"). "Right" is the
-right line in the end, at once or after "yes". Three deciders:
+right line in the end, at once or after "yes". "What can I say" is answered at once: heard for
+another phrase, it lists the phrases and does nothing, and counts as a wrong question. Deciders:
 - grammar: PocketSphinx's closed grammar alone, its answer taken as said;
 - old: the host before issue 19 (PocketSphinx's grammar, checked by its own language model's
   loose pass; the grammar's phrase always the one taken or asked about; SURE 0.85, ASK_BELOW 0.4);
@@ -291,8 +292,8 @@ def decide_new(case: Case, heard: Sequence[Hypothesis]) -> Decided:
             continue  # asked again
         if commands:
             return Decided(outcome(case, True, commands[0]), commands[0], shown)
-        if said and said[-1].startswith("You can say"):
-            return Decided(outcome(case, True, "help"), "help", shown)
+        if said and said[-1].startswith("You can say"):  # no action: counted as a wrong question
+            return Decided("taken right" if case.line == "help" else "asked wrong", "help", shown)
         if control.dictating is not None:  # a dictation started: its line is what was meant
             return Decided(outcome(case, True, control.dictating.line), control.dictating.line, shown)
         if control.question is not None:

@@ -75,7 +75,7 @@ def test_the_rhyming_letters_are_the_ones_whose_names_rhyme() -> None:
 def test_the_spelling_alphabet_says_the_letter_of_a_position() -> None:
     assert spelled("flip b three") == "flip bravo three" and spelled("x 2") == "x ray 2"
     assert spelled("what can i say") == "what can i say" and spelled("nina writes a term") == "nina writes a term"
-    assert spoken("Flip Bravo 3.") == "flip bravo three"
+    assert spoken("Flip Bravo 3.") == "flip bravo three" and spoken("Delta IV") == "delta four"
 
 
 def test_whispers_writing_of_a_position_is_the_phrase() -> None:
