@@ -11,8 +11,9 @@ whole: its words are the hypothesis' loose pass, on which the command is decided
 asterisk-core-sounds-en-wav) the closed grammar heard 22 of 32 grid coordinates right (C heard
 as D, D as B), Whisper's whole decode all 32 (tests/benchmarks/bench_commands.py). Given the 16
 phrases as its prompt, Whisper heard nothing in 26 of those 32 utterances and said the phrase
-twice in most of the rest: no prompt is given.
-"""
+twice in most of the rest; given the phrases of the moment as hot words, it got fewer commands
+right on every voice but one (phrases of the games: 83 to 86 % instead of 83 to 97 %). Whisper
+is given neither."""
 from __future__ import annotations
 
 from collections.abc import Sequence
