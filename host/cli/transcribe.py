@@ -13,6 +13,7 @@ from pathlib import Path
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
 from host.speech.recognizer import KINDS, Hypothesis, RecognizerError, open_recognizer
+from host.speech.split_recognizer import SplitRecognizer
 from host.voice.phrases import each
 from nlp.commands import understand
 from nlp.ticks import HeardWord
@@ -51,7 +52,7 @@ def main(argv: list[str]) -> int:
         if hypothesis.final or args.partials:
             print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
         if hypothesis.final and listened is not None:
-            print(f"command: {decision(hypothesis, listened)}")
+            print(f"command: {decision(hypothesis, listened, isinstance(recognizer, SplitRecognizer))}")
     return 0
 
 
@@ -63,10 +64,10 @@ def meanings(phrases: Sequence[str]) -> dict[str, str]:
             for phrase in each(tuple(given.split("|")), given.split("|")[0])}
 
 
-def decision(hypothesis: Hypothesis, listened: dict[str, str]) -> str:
+def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bool) -> str:
     """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
     with 'd three'); free recognition heard 'B3.'"."""
-    understood = understand(hypothesis.text, hypothesis.loose, listened) if hypothesis.text or hypothesis.loose else None
+    understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses)
     heard = "" if hypothesis.loose is None else f"; free recognition heard {hypothesis.loose!r}"
     if understood is None:
         return f"nothing heard, not a command{heard}"

@@ -67,13 +67,15 @@ class VoiceControl:
         prefix: str | None = None,
         brief: Callable[[], bool] = lambda: False,
         without: frozenset[str] = frozenset(),
+        loose_chooses: bool = True,
     ) -> None:
         """`say` speaks and prints a reply; `game` says the game's moves and may rewrite a
         dictated line before it is asked about (a tick's words to the player's own term);
         `brief` tells whether replies should be short; the game's commands in `without` are
         not offered by voice (a Storytelling card is chosen by reading it only when a person is
-        the storyteller)."""
-        self.without = without
+        the storyteller); `loose_chooses`: the recognizer's loose pass hears better than its
+        grammar (see `nlp.commands.understand`)."""
+        self.without, self.loose_chooses = without, loose_chooses
         self.names, self.say, self.game, self.prefix, self.brief = names, say, game, prefix, brief
         self.host_lines = host_lines(game)
         self.question: Question | None = None
@@ -156,7 +158,7 @@ class VoiceControl:
         if not heard.text and not heard.loose:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed))
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.loose_chooses)
         if understood is None or not (understood.sure or understood.doubtful):
             self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
             return []
@@ -187,7 +189,7 @@ class VoiceControl:
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
         answers = {words: "yes" if words in YES else "no" for words in (*YES, *NO)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers)
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.loose_chooses)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)

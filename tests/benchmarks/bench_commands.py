@@ -187,8 +187,8 @@ class Case:
     #: the human voice's recording of `words`, when it is one
     recording: Callable[[Path], bytes] | None = None
 
-    def control(self, say: Callable[[str], None]) -> VoiceControl:
-        control = VoiceControl(NAMES, say, adapter_for(self.state.game), without=self.without)
+    def control(self, say: Callable[[str], None], loose_chooses: bool = True) -> VoiceControl:
+        control = VoiceControl(NAMES, say, adapter_for(self.state.game), without=self.without, loose_chooses=loose_chooses)
         if self.answering:
             control.question = QUESTION
         return control
@@ -278,10 +278,10 @@ def outcome(case: Case, taken: bool | None, line: str | None) -> str:
     return ("taken " if taken else "asked ") + ("right" if right else "WRONG" if taken else "wrong")
 
 
-def decide_new(case: Case, heard: Sequence[Hypothesis]) -> Decided:
+def decide_new(case: Case, heard: Sequence[Hypothesis], loose_chooses: bool = True) -> Decided:
     """What the host's dialog does with the final hypotheses of one utterance."""
     said: list[str] = []
-    control = case.control(said.append)
+    control = case.control(said.append, loose_chooses)
     shown = " | ".join(f"{h.text!r}/{h.loose!r}" for h in heard)
     for hypothesis in heard:
         commands = [str(command) for command in control.hear(case.state, hypothesis)]
@@ -380,7 +380,7 @@ def run(cases: list[Case], voice: str, old: PocketSphinxRecognizer, new: Recogni
             "grammar": decide_grammar(case, old_heard),
             "old": decide_old(case, old_heard, confirmed_lines(case)),
             "new": decide_new(case, new_heard),
-            "new, pocketsphinx": decide_new(case, old_heard),
+            "new, pocketsphinx": decide_new(case, old_heard, loose_chooses=False),
         }
         results.append(result)
         print(f"[{voice} {case.kind} {i + 1}/{len(cases)}] {case.label}: {case.words!r} -> "

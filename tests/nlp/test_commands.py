@@ -46,6 +46,15 @@ def test_when_the_passes_disagree_the_loose_pass_chooses_and_the_host_asks() -> 
     assert understood.doubt == "the grammar heard 'b one'"
 
 
+def test_a_language_models_loose_pass_only_says_how_sure_the_grammar_is() -> None:
+    """PocketSphinx alone: its language model leans to common words ("voted for" for "voted two")."""
+    phrases = ["leo voted two", "leo voted four"]
+    understood = understand("leo voted two", "leo voted for", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "leo voted two" and understood.verdict == "ask"
+    understood = understand("leo voted two", "leah voted to", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "leo voted two"
+
+
 def test_between_phrases_the_loose_pass_fits_about_as_well_the_grammar_chooses() -> None:
     """Whisper heard Allison's "bravo two" as "Bravo, cue", nearer "bravo one" by spelling."""
     understood = understand("bravo two", "Bravo, cue.", GRID)
