@@ -151,6 +151,9 @@ def understand(
     heard = spoken(loose) if loose is not None else said
     if not said and not heard:
         return None
+    # the loose pass chooses the phrase, or only checks the grammar's (which it must when the
+    # grammar heard nothing: then the nearest phrase to the loose pass stands for the grammar's)
+    chosen = loose_chooses or not said
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         said = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)[0]
     agreement = {phrase: alike(heard, phrase) for phrase in allowed}
@@ -158,7 +161,7 @@ def understand(
     # the loose pass chooses; between phrases it fits about as well, the grammar's meaning
     top = max(allowed, key=agreement.__getitem__)
     grammars = max((phrase for phrase in allowed if meaning[phrase] == meaning[said]), key=agreement.__getitem__)
-    best = grammars if not loose_chooses or agreement[grammars] >= agreement[top] - MARGIN else top
+    best = grammars if not chosen or agreement[grammars] >= agreement[top] - MARGIN else top
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
     rhyming = next((phrase for phrase in rivals if rhyme(best, phrase)), None)
@@ -169,7 +172,7 @@ def understand(
         doubt = f"it sounds as much like {allowed[rival]!r}"
     elif rhyming is not None:
         doubt = f"it rhymes with {allowed[rhyming]!r}"
-    floor = ASK_BELOW if loose_chooses else CHECK_BELOW
+    floor = ASK_BELOW if chosen else CHECK_BELOW
     if doubt is None or agreement[best] < SURE:
         return Understood(allowed[best], agreement[best], None, floor)
     return Understood(allowed[best], SURE - 0.01, doubt, floor)

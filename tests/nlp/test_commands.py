@@ -115,3 +115,14 @@ def test_a_loose_pass_that_fits_a_phrase_of_another_meaning_as_well_is_doubt() -
     assert understood is not None and understood.doubtful
     understood = understand("leo is the storyteller", "leo is storyteller", meanings)
     assert understood is not None and understood.sure  # another phrase of the same meaning is no rival
+
+
+def test_when_the_grammar_heard_nothing_the_loose_pass_needs_to_fit_a_phrase_well() -> None:
+    """A loose pass that chose among all the phrases fits the best of them by chance more often
+    than one that only checks the grammar's phrase: it needs ASK_BELOW, not CHECK_BELOW, also
+    when a language model makes it and the grammar matched nothing."""
+    phrases = {"score": "score", "say again": "repeat", "undo": "undo"}
+    understood = understand("score", "support", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "score" and understood.verdict == "ask"
+    understood = understand("", "support", phrases, loose_chooses=False)
+    assert understood is not None and understood.verdict == "drop"
