@@ -27,6 +27,7 @@ from host.storage.files import FileRefused
 from host.session.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.session.live import LiveInput
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
+from host.speech.split_recognizer import SplitRecognizer
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 DELEGATED = {
     "tick": "host.cli.tick",
     "models": "host.cli.models",
-    "transcribe": "host.speech.recognizer",
+    "transcribe": "host.cli.transcribe",
     "devices": "host.audio.devices",
     "demo": "host.cli.demo",
 }
@@ -237,6 +238,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
+        loose_chooses=isinstance(recognizer, SplitRecognizer),  # Whisper makes its loose pass
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731

@@ -542,10 +542,12 @@ class Session:
     def _heard(self, heard: Heard) -> bool:
         """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
         questions), a card read aloud, or spoken commands; False when they stop the session.
-        The storyteller's words are public: each finished utterance is printed as heard."""
+        The storyteller's words are public: each finished utterance is printed as heard (a
+        command as free recognition wrote it down, which decides it, not the grammar's guess)."""
         hypothesis = heard.hypothesis
-        if hypothesis.final and hypothesis.words:
-            self.out.write(f"Heard: {hypothesis.text}")
+        said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
+        if hypothesis.final and said:
+            self.out.write(f"Heard: {said}")
         if self._telling():
             return self._heard_story(heard)
         if self.voice is None or not hypothesis.final:
