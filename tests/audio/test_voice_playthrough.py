@@ -24,6 +24,7 @@ from nlp.commands import number_words
 from tests.audio.pulse import MicFeeder, PulseAudio
 from tests.audio.test_live_round import LiveHost
 from tests.audio.voice_player import NotHeard, VoicePlayer
+from tests.host.companion.browser import room_code
 
 pytestmark = pytest.mark.slow
 
@@ -241,8 +242,9 @@ class FormPhone:
     """A player's phone as a page without JavaScript uses it: joined from the join page, its
     moves posted as forms (what the player's own screen reader would press)."""
 
-    def __init__(self, base: str, player: str) -> None:
-        request = urllib.request.Request(f"{base}/join", data=urllib.parse.urlencode({"player": player}).encode())
+    def __init__(self, base: str, code: str, player: str) -> None:
+        form = {"player": player, "code": code, "phone": f"phone-key-of-{player:0>9}"}
+        request = urllib.request.Request(f"{base}/join", data=urllib.parse.urlencode(form).encode())
         with urllib.request.urlopen(request, timeout=10) as page:
             self.link = page.url
 
@@ -272,9 +274,10 @@ def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: Pul
     host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", *players, "--deck", "described", "--seed", "1",
                     "--companion", "--port", "0", *HOST_OPTIONS)
     try:
-        address = re.search(r"http://\S+:(\d+)/", host.wait_for("Phones join at", 60))
+        joining = host.wait_for("Phones join at", 60)
+        address = re.search(r"http://\S+:(\d+)/", joining)
         assert address
-        phones = {name: FormPhone(f"http://127.0.0.1:{address.group(1)}", name) for name in players}
+        phones = {name: FormPhone(f"http://127.0.0.1:{address.group(1)}", room_code(joining), name) for name in players}
         player.wait_for_speech(quiet=1.5, timeout=60)
         phones["Nina"].send("storyteller")
         phones["Nina"].send("pick", phones["Nina"].hand()[0])

@@ -22,7 +22,8 @@ from games.dixit_rules import numbered
 from host.audio.speaker import PrintSpeaker
 from host.cli.catalog import make
 from host.companion.screens import player_screen, table_screen
-from host.companion.server import Companion, listen
+from host.companion.addresses import Served
+from host.companion.server import Companion
 from host.session.events import InputEnded, InputEvent, PhoneCommand, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
@@ -143,6 +144,12 @@ def group_deck(folder: Path, count: int) -> Path:
     return path
 
 
+def join(base: str, companion: Companion, player: str) -> Any:
+    """`player`'s phone joins with the room code; the page it is led to."""
+    form = f"player={player}&code={companion.seats.code}&phone=phone-key-of-{player:0>9}".encode()
+    return urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=form), timeout=10)
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
     with GameStore(tmp_path / "games.sqlite3") as opened:
@@ -151,10 +158,10 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
 
 def play(store: GameStore, game: dict[str, Any], seed: int) -> tuple[Session, Phones, list[str]]:
     game_id = store.create("dixit", game)
-    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     for player in game["players"]:
-        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player={player}".encode()), timeout=10).close()
+        join(base, companion, player).close()
     printed: list[str] = []
     spoken: list[str] = []
     output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
@@ -186,10 +193,10 @@ def test_a_picture_is_served_only_to_a_screen_that_shows_it(store: GameStore, tm
     path = group_deck(tmp_path / "deck", 28)
     game = settings("dixit", "--players", "Ana", "Ben", "Cy", "Dee", "--seed", "2", "--deck", str(path))
     game_id = store.create("dixit", game)
-    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
-        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Ana"), timeout=10) as page:
+        with join(base, companion, "Ana") as page:
             link = page.url
         session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), TextOutput(write=lambda line: None),
                                         private=companion))

@@ -168,7 +168,7 @@ def killed_and_resumed(host: Host, pages: Pages, secrets: Secrets, laid: list[st
 def start(browser: WebDriver, tmp_path: Path, players: list[str], cards: int) -> tuple[Host, Pages, Secrets]:
     deck = group_deck(tmp_path / "deck", cards)
     host = Host(tmp_path, "play", "dixit", "--players", *players, "--deck", str(deck), "--seed", "3", port=free_port())
-    pages = Pages(browser, host.base)
+    pages = Pages(browser, host.base, host.code)
     for player in players:
         pages.join(player)
     pages.table()
