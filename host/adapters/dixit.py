@@ -13,6 +13,7 @@ from typing import Any
 
 from games.base import Action, GameState, SetupError, Settings, join_names
 from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, count_cards
+from games.dixit_rules import numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
@@ -122,18 +123,18 @@ class DixitAdapter(BasicAdapter):
             lines.append(report[0])
         voters = [player for player in view["players"] if player != teller]
         meters: tuple[Meter, ...] = ()
+        label = ""
         if phase == Phase.VOTE:
-            meters = (Meter("Voted", len(view["voted"]), len(voters), "players"),)
+            meters, label = (Meter("Voted", len(view["voted"]), len(voters), "players"),), "The vote"
             if view["voted"]:
                 lines.insert(0, f"Voted so far: {join_names(view['voted'])}.")
         elif phase == Phase.CARDS and isinstance(state, DescribedDixit):
-            meters = (Meter("Cards given", len(view["given"]), len(voters), "players"),)
-        cards, label = _table_cards(view, teller)
+            meters, label = (Meter("Given", len(view["given"]), len(voters), "players"),), "The cards for the clue"
+        cards, cards_label = _table_cards(view, teller)
         clue = view["clue"] or ("Given aloud at the table." if view.get("clue_aloud") else "")
         return TableView(
             heading, _table_now(state, view), clue, "The clue" if clue else "",
-            meters=meters, meters_label=meters[0].name if meters else "", cards=cards, cards_label=label,
-            lines=tuple(lines),
+            meters=meters, meters_label=label, cards=cards, cards_label=cards_label, lines=tuple(lines),
         )
 
     def pictures(self, state: GameState, player: str | None) -> Mapping[str, str]:
@@ -329,7 +330,7 @@ def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ..
     if described:
         return tuple(TableCard(position["number"], face=_face(position["card"])) for position in described), "The cards"
     revealed = tuple(
-        TableCard(position["number"], _owner(position["owner"], teller), tuple(position["votes"]))
+        TableCard(position["number"], _owner(position["owner"], position["owner"] == teller), tuple(position["votes"]))
         for position in positions if position["votes"] is not None
     )
     if revealed:
@@ -337,8 +338,8 @@ def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ..
     last = view.get("last_table", [])
     if last:
         cards = tuple(
-            TableCard(position["number"], f"{position['owner']}'s, the storyteller's card" if position["storyteller"]
-                      else f"{position['owner']}'s", tuple(position["votes"]), _face(position["card"]))
+            TableCard(position["number"], _owner(position["owner"], position["storyteller"]), tuple(position["votes"]),
+                      _face(position["card"]))
             for position in last
         )
         return cards, "The last turn's cards: whose they were, and their votes"
@@ -358,20 +359,15 @@ def _waiting_for(state: GameState, view: dict[str, Any]) -> str:
     if phase == Phase.REVEAL:
         return f"All votes are in. Waiting for {teller} to say which card is theirs."
     if phase == Phase.OWNERS:
-        return f"Waiting to hear who gave {_cards_missing(view)}."
+        return f"Waiting to hear who gave {numbered(view['owners_missing'])}."
     return state.status()
 
 
-def _cards_missing(view: dict[str, Any]) -> str:
-    """'card 4', 'cards 1 and 3': the cards whose owners the score still needs."""
-    missing = view["owners_missing"]
-    return f"card{'s' if len(missing) > 1 else ''} {join_names([str(number) for number in missing])}"
-
-
-def _owner(owner: str | None, teller: str) -> str:
+def _owner(owner: str | None, tellers: bool) -> str:
+    """Whose a card is, as the table shows it ("" until known); `tellers`: the storyteller's."""
     if owner is None:
         return ""
-    return f"{owner}'s, the storyteller's card" if owner == teller else f"{owner}'s"
+    return f"{owner}'s, the storyteller's card" if tellers else f"{owner}'s"
 
 
 def _table_now(state: GameState, view: dict[str, Any]) -> str:
@@ -392,7 +388,7 @@ def _table_now(state: GameState, view: dict[str, Any]) -> str:
     if phase == Phase.REVEAL:
         return f"All votes are in. {teller}, which card is yours?"
     if phase == Phase.OWNERS:
-        return f"Who gave {_cards_missing(view)}? Their owners score the votes."
+        return f"Who gave {numbered(view['owners_missing'])}? Their owners score the votes."
     return state.status()
 
 
