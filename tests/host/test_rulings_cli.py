@@ -15,7 +15,7 @@ from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.cli.catalog import make
 from host.companion.server import Companion, listen
-from host.session.events import PlayerLine
+from host.session.events import PhoneCommand
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
 from tests.host.cli_helpers import run_storyhost
@@ -68,7 +68,7 @@ def test_a_refusal_on_the_players_phone_shows_the_term(tmp_path):
             session = Session(SessionConfig(store, game_id, Match(make("stories", game)), output,
                                             listener=NarrationListener(referee()), private=companion))
             session.run(companion.attach(Lines([
-                "side Nina normal", PlayerLine("Sabine", "term Sabine being"), PlayerLine("Sabine", "term Sabine can"),
+                "side Nina normal", PhoneCommand("Sabine", "term", "being"), PhoneCommand("Sabine", "term", "can"),
             ])))
         finally:
             companion.close()
