@@ -119,12 +119,11 @@ class Event:
     brief: str | None = None
     #: said only at verbosity detailed (an explanation the table can do without)
     detail: bool = False
-    #: the player whose own screen shows this already (the sides of a card the storyteller
-    #: chooses from): the table hears it only when that player has no screen of their own
-    unless_screen: str | None = None
-    #: the player whose own screen showed what the table did not hear (the sentence chosen,
-    #: when the sides were read there alone): the table hears it only when that player has one
-    if_screen: str | None = None
+    #: None: heard at any table. False: only where players have no screens of their own (phones):
+    #: there the table hears what a screen would show one player (the sides of the card the
+    #: storyteller chooses from). True: only where they have them: what the table did not hear
+    #: then (the sentence chosen, said again briefly)
+    own_screens: bool | None = None
 
 
 @dataclass(frozen=True)

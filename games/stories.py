@@ -254,8 +254,9 @@ class StoriesState(GameState):
 
     def _story_intro(self) -> list[Event]:
         """The instruction first, in a sentence of its own; then the two sides to choose from,
-        read to the table only when the storyteller has no screen of their own to read them on
-        (the rulebook: the storyteller looks at both sides and reads the one chosen aloud)."""
+        read to the table only where players have no screens of their own (the rulebook: the
+        storyteller looks at both sides, and reads the one chosen aloud; with phones they are on
+        the storyteller's, or 'private NAME' shows them)."""
         teller = self.storyteller
         return [
             Event(
@@ -263,9 +264,11 @@ class StoriesState(GameState):
                 "and draws a card.",
                 brief=f"Story {self.story + 1} of {self.story_count}: {teller} chooses.",
             ),
-            Event(f"{teller}, choose normal or quirky.", brief=""),
-            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'", unless_screen=teller),
-            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'", unless_screen=teller),
+            Event(f"{teller}, choose normal or quirky.", brief="", own_screens=False),
+            Event(f"{teller}, read both sides of the card on your phone, or type private {teller}, and choose one.",
+                  brief="", own_screens=True),
+            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'", own_screens=False),
+            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'", own_screens=False),
         ]
 
     # --- actions -----------------------------------------------------------------------------
@@ -285,8 +288,8 @@ class StoriesState(GameState):
         self.phase = Phase.TERMS
         chosen = f"{player} chooses the {self.side} side: '{self.sentence}'"
         return [  # the rulebook: the storyteller reads the sentence chosen aloud; briefly, only if not yet read
-            Event(chosen, brief=f"The {self.side} side.", unless_screen=player),
-            Event(chosen, brief=f"{self.side.capitalize()}: '{self.sentence}'", if_screen=player),
+            Event(chosen, brief=f"The {self.side} side.", own_screens=False),
+            Event(chosen, brief=f"{self.side.capitalize()}: '{self.sentence}'", own_screens=True),
             Event(
                 f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story.",
                 brief=f"Others, write {TERMS_PER_PLAYER} terms.",

@@ -88,7 +88,12 @@ def write_terms(state: StoriesState, terms: dict[str, Sequence[str]]) -> list[Ev
 
 def shared(events: list[Event]) -> list[str]:
     """What a table without phones hears."""
-    return [event.text for event in events if event.to is None and event.if_screen is None]
+    return [event.text for event in table(events)]
+
+
+def table(events: list[Event]) -> list[Event]:
+    """The events a table without phones hears."""
+    return [event for event in events if event.to is None and event.own_screens is not True]
 
 
 def at_terms() -> StoriesState:
@@ -168,7 +173,10 @@ def test_rulebook_example_arctic_story() -> None:
     # briefly, each running score once, with what this story added
     assert [event.brief for event in events if event.to is None and not event.detail][1] == (
         "Scores: Nina 9 (+9), Sabine 1 (+1), Stephan 8 (+8), Melanie 9 (+9).")
-    assert [event.text for event in events if event.to is None and not event.detail] == [
+    assert [event.text for event in events if event.to is None and not event.detail and event.own_screens] == [
+        "Sabine, read both sides of the card on your phone, or type private Sabine, and choose one."
+    ]  # with phones the sides are the storyteller's: the table hears none of them
+    assert [event.text for event in table(events) if not event.detail] == [
         "Points for this story: Sabine 1, Stephan 8, Melanie 9; Nina, the storyteller, 9.",
         "Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.",
         "Round 1, story 2 of 8: Sabine is the storyteller and draws a card.",
