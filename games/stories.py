@@ -182,7 +182,7 @@ class StoriesState(GameState):
         "question": Verb(
             "question", True, (), "Interrupt the story with a question: the first costs 1 point, the second 2 more."
         ),
-        "timeup": Verb("timeup", False, (), "The timer has run out."),
+        "timeup": Verb("timeup", False, (), "The timer has run out (at a keyboard storyhost's own timer says it)."),
         "confirm": Verb("confirm", False, (), "Accept the ticks and score the story."),
     }
 

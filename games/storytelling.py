@@ -128,7 +128,10 @@ class StorytellingState(GameState):
     #: a move may name the active player, who makes every move
     names_mover = True
     verbs = {
-        "flip": Verb("flip", False, ("position",), "Turn a face-down tile face up, for example flip B3."),
+        "flip": Verb(
+            "flip", False, ("position",),
+            "Turn a face-down tile face up: its column letter and row number, such as flip B3, or just B3.",
+        ),
         "read": Verb(
             "read", False, ("number",),
             "The storyteller reads card NUMBER instead of the one on top (a human storyteller's own pile).",

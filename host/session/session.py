@@ -48,8 +48,8 @@ HOST_COMMANDS = (
     HostCommand("turn", "where the game stands and what to do now"),
     HostCommand("undo", "take back the last move, once you have heard whose it is and said yes"),
     HostCommand(
-        "private NAME", "NAME's own secrets (their terms, their vote) read back to NAME alone: shown after a key "
-        "press and wiped at the next, never spoken", per_game=True,
+        "private NAME", "read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at the "
+        "next, never spoken", per_game=True,
     ),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
@@ -691,8 +691,10 @@ class Session:
             self.out.note("Say 'what can I say' to hear the commands you can say.")
 
     def _secrets_to_read(self) -> bool:
-        """Whether a player without a phone has secrets to read back now (terms, a vote)."""
-        return any(self.state.secrets(player) and not self._has_screen(player) for player in self.state.players)
+        """Whether secrets are being entered now (terms, votes, ticks), or a player without a
+        phone has some to read back."""
+        return bool(self.state.secret_input() or self.state.secret_words() or any(
+            self.state.secrets(player) and not self._has_screen(player) for player in self.state.players))
 
     def _cmd_repeat(self, rest: str) -> None:
         for line in self.out.last or [self.state.status()]:
