@@ -11,16 +11,15 @@ from host.adapters.base import adapter_for, referee
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.cli.catalog import make
-from host.session.events import Heard, PhoneCommand
+from host.session.events import PhoneCommand
 from host.session.session import Session, SessionConfig, TextOutput
-from host.speech.recognizer import Hypothesis
 from host.storage.store import GameStore
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
-from nlp.ticks import HeardWord
-from tests.host.cli_helpers import run_storyhost
 from tests.host.companion.test_shared_channel import Lines, settings
 from tests.host.test_private_terminal import Terminal
+from tests.host.test_spoken_news import said
+from tests.host.test_table import answer, moves, play
 
 STORIES = ["play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2"]
 TERMS = {"Sabine": ("zebra", "violin", "lantern", "parrot", "kettle"),
@@ -29,22 +28,8 @@ WRITING = ["side Nina normal", *(f"term {player} {term}" for player, terms in TE
 
 
 def typed(tmp_path: Path, lines: list[str], *args: str) -> list[str]:
-    result = run_storyhost(tmp_path, *(args or STORIES), stdin="\n".join(lines) + "\n")
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stdout + result.stderr
-    return result.stdout.splitlines()
-
-
-def answer(out: list[str], line: str, occurrence: int = 0) -> list[str]:
-    """The host's lines after the typed `line` (its first occurrence, or a later one), up to the next."""
-    start = [index for index, said in enumerate(out) if said == f"> {line}"][occurrence] + 1
-    end = next((index for index in range(start, len(out)) if out[index].startswith("> ")), len(out))
-    return [said for said in out[start:end] if not said.startswith("Input ended.")]
-
-
-def saved(data: Path) -> list[str]:
-    with GameStore(data / "games.sqlite3") as store:
-        return [str(action) for action in store.actions(1)]
+    """What `storyhost ARGS` (by default a Stories! game) prints for `lines` typed."""
+    return play(tmp_path, list(args[1:] or STORIES[1:]), lines)
 
 
 def test_a_typed_tick_or_untick_answers_alike_for_a_written_and_an_unwritten_term(tmp_path: Path) -> None:
@@ -66,9 +51,9 @@ def test_a_typed_tick_or_untick_answers_alike_for_a_written_and_an_unwritten_ter
     assert answer(runs["written"], "probe 0") == ["Noted."]
     assert answer(runs["written"], "say A parrot sat on the lantern.") == ["Sabine ticks a term.", "Sabine ticks a term."]
     # the probes of the first game were played, those of the second refused: the same answers meant something
-    assert [move for move in saved(tmp_path / "written") if "violin" in move.casefold()][1:] == [
+    assert [move for move in moves(tmp_path / "written") if "violin" in move.casefold()][1:] == [
         "tick Sabine violin", "untick Sabine violin", "tick Sabine Violins"]  # after the term written
-    assert not [move for move in saved(tmp_path / "unwritten") if "walrus" in move.casefold() or "otter" in move]
+    assert not [move for move in moves(tmp_path / "unwritten") if "walrus" in move.casefold() or "otter" in move]
 
 
 def test_a_typed_erase_answers_alike_and_the_player_reads_back_why_it_was_not_done(tmp_path: Path) -> None:
@@ -76,7 +61,7 @@ def test_a_typed_erase_answers_alike_and_the_player_reads_back_why_it_was_not_do
     for term in ("violin", "walrus"):
         out[term] = typed(tmp_path / term, [*WRITING, f"erase Sabine {term}", "private Sabine"])
         assert answer(out[term], f"erase Sabine {term}") == ["Noted."]
-    assert "erase Sabine violin" in saved(tmp_path / "violin")
+    assert "erase Sabine violin" in moves(tmp_path / "violin")
     assert answer(out["violin"], "private Sabine")[1:] == ["  Your terms: zebra, lantern, parrot, kettle."]
     assert answer(out["walrus"], "private Sabine")[1:] == [  # printed in a script; at a terminal after a key press
         "  Your terms: zebra, violin, lantern, parrot, kettle.",
@@ -134,7 +119,7 @@ def test_storytelling_says_the_grid_takes_a_flip_as_typed_and_names_the_tiles_tu
     assert answer(out, "flip b 3 4") == [  # the suggestions are lines that can be typed now
         "Too many words after 'flip': flip POSITION. Type flip B3."
     ]
-    assert saved(tmp_path) == ["flip C1", "flip A3", "flip D4"]
+    assert moves(tmp_path) == ["flip C1", "flip A3", "flip D4"]
 
 
 def test_help_and_usage_match_the_keyboard(tmp_path: Path) -> None:
@@ -164,7 +149,7 @@ def test_undo_names_whose_move_it_takes_back_and_waits_for_yes(tmp_path: Path) -
     assert answer(out, "turn")[1].startswith("Round 1, story 1 of 6.")
     assert answer(out, "yes")[0] == "Taking back Sabine's term."  # never the term itself
     assert answer(out, "undo yes")[0] == "Taking back Nina's choice of the normal side."
-    assert saved(tmp_path) == []
+    assert moves(tmp_path) == []
     dixit = typed(tmp_path / "dixit", ["storyteller Ana", "clue Two", "shown", "vote Bo 4", "undo"],
                   "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di")
     assert answer(dixit, "undo") == ["Undo Bo's vote? Type yes to take it back, or anything else to keep it."]
@@ -216,10 +201,6 @@ def test_undo_said_and_confirmed_names_the_move_taken_back(tmp_path: Path) -> No
     """By voice the host asks yes or no before any undo; then it names whose move goes back."""
     game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
     printed: list[str] = []
-
-    def said(text: str) -> Heard:
-        return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
-
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("storytelling", game)
         output = TextOutput(write=printed.append)

@@ -29,6 +29,11 @@ SETUP = ["side Nina normal", *(f"term Sabine {t}" for t in ("car", "radio", "pol
 STORY = "dad turned on the radio and the old car was hot then the police came with a sandwich in a bag"
 
 
+def said(text: str) -> Heard:
+    """A final hypothesis of `text`, as a recognizer hears a spoken command."""
+    return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
+
+
 class Scripted:
     """Typed lines and heard utterances, in order: what the keyboard and microphone deliver."""
 
@@ -96,9 +101,6 @@ def test_quit_said_and_confirmed_ends_the_session_and_nothing_after_it_is_played
     settings = {"players": ["Ana", "Bo", "Cy"], "contando": False, "deck_size": 84}
     printed: list[str] = []
 
-    def said(text: str) -> Heard:
-        return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
-
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("dixit", settings)
         output = TextOutput(write=printed.append)
@@ -115,9 +117,6 @@ def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_say
                 "clock_steps": 12, "track_length": 16, "storyteller": "human"}
     texts = {card["number"]: card["text"] for card in tale["cards"]}
     printed: list[str] = []
-
-    def said(text: str) -> Heard:
-        return Heard(Hypothesis(tuple(HeardWord(word) for word in text.split()), True, loose=text), 0.0)
 
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("storytelling", settings)

@@ -46,9 +46,10 @@ def play(tmp_path: Path, game: list[str], lines: list[str], verbosity: str | Non
     return result.stdout.splitlines()
 
 
-def answer(out: list[str], line: str) -> list[str]:
-    """The host's lines after the typed `line` (its first occurrence), up to the next typed line."""
-    start = out.index(f"> {line}") + 1
+def answer(out: list[str], line: str, occurrence: int = 0) -> list[str]:
+    """The host's lines after the typed `line` (its first occurrence, or a later one), up to the
+    next typed line."""
+    start = [index for index, typed in enumerate(out) if typed == f"> {line}"][occurrence] + 1
     end = next((index for index in range(start, len(out)) if out[index].startswith("> ")), len(out))
     return [said for said in out[start:end] if not said.startswith("Input ended.")]
 
