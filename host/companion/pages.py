@@ -146,38 +146,61 @@ def _embedded(screen: dict[str, Any]) -> str:
     return f'<script id="initial" type="application/json">{text}</script>\n<script src="/static/companion.js"></script>\n'
 
 
-def join_page(title: str, seats: dict[str, bool]) -> str:
-    """One button per player who has not joined yet; `seats`: player -> joined."""
-    items = []
-    for player, joined in seats.items():
+def join_page(title: str, seats: dict[str, bool | None], phone: str, problem: str | None = None) -> str:
+    """The room code, then one button per player who has not joined yet; `seats`: player ->
+    joined (None: from this phone, which may take the seat again, its answer lost); `phone`: this
+    phone's key, sent with the form so that the same phone gets the same seat again; `problem`:
+    why the last try was refused."""
+    buttons, joined = [], []
+    for player, taken in seats.items():
         name = escape(player)
-        if joined:
-            items.append(f"<li>{name} has joined.</li>")
+        if taken:
+            joined.append(f"<li>{name} has joined.</li>")
         else:
-            items.append(
-                f'<li><form method="post" action="/join"><input type="hidden" name="player" value="{name}">'
-                f"<button type=\"submit\">I am {name}</button></form></li>"
-            )
+            again = " (again, on this phone)" if taken is None else ""
+            buttons.append(f'<li><button type="submit" name="player" value="{name}">I am {name}{again}</button></li>')
+    alert = f'<p id="problem" role="alert">{escape(problem)}</p>\n' if problem else ""
+    choose = f'<ul class="seats">{"".join(buttons)}</ul>' if buttons else "<p>Every seat is taken.</p>"
+    taken_list = f'<h2 id="joined-heading">Joined</h2>\n<ul aria-labelledby="joined-heading">{"".join(joined)}</ul>\n' if joined else ""
     return _head(f"Join: {escape(title)}") + f"""<body>
 <main>
 <h1>Join {escape(title)}</h1>
-<p>Choose your name. You get a private page: keep it open, it is your seat in this game.</p>
-<ul class="seats">
-{''.join(items)}
-</ul>
-<p><a href="/table">The table page</a>, for a screen everyone can see.</p>
+{alert}<p>Enter the room code that the laptop says, then choose your name. You get a private page: keep it
+open, it is your seat in this game.</p>
+<form method="post" action="/join">
+<input type="hidden" name="phone" value="{escape(phone)}">
+<p><label for="code">Room code (4 digits)</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" maxlength="12" required></p>
+<fieldset>
+<legend>Who are you?</legend>
+{choose}
+</fieldset>
+</form>
+{taken_list}<p><a href="/table">The table page</a>, for a screen everyone can see.</p>
 </main>
 </body>
 </html>
 """
 
 
-def refused_page(message: str, status_title: str) -> str:
-    return _head(escape(status_title)) + f"""<body>
+def link_gone_page(title: str, player: str | None) -> str:
+    """What an old private link opens: `player`'s link was renewed at the laptop, or (None) the
+    link opens no seat of this game (mistyped, from another game, or renewed before a resume)."""
+    if player is not None:
+        name = escape(player)
+        what = (f"The laptop made a new private link for {name} (with 'link {name}'), so this old one opens"
+                f" nothing any more, on this phone or any other. The seat is free again for {name}.")
+        then = f"To play on this phone, open the join page, enter the room code that the laptop says, and press \"I am {name}\"."
+    else:
+        what = ("This link opens no seat in this game: it may be mistyped, from another game, or renewed at the laptop"
+                " with 'link NAME'.")
+        then = "To play, open the join page, enter the room code that the laptop says, and press your name."
+    return _head(f"This link no longer works: {escape(title)}") + f"""<body>
 <main>
-<h1>{escape(status_title)}</h1>
-<p>{escape(message)}</p>
-<p><a href="/">Back to joining</a></p>
+<h1>This link no longer works</h1>
+<p>{what}</p>
+<p>{then}</p>
+<p><a href="/">Open the join page</a></p>
 </main>
 </body>
 </html>

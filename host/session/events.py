@@ -33,6 +33,14 @@ class PhoneCommand:
 
 
 @dataclass(frozen=True)
+class Joined:
+    """A player's phone took their seat (the table hears it, so that a seat taken by someone else
+    is noticed)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class Refused:
     """An input line that cannot be taken at all; `message` says why, in one line."""
 
@@ -61,6 +69,8 @@ class InputEnded:
     """No more input will come (end of the script, Ctrl-D, the keyboard closed)."""
 
 
-InputEvent = Union[Typed, PhoneCommand, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
+InputEvent = Union[Typed, PhoneCommand, Joined, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
 
-__all__ = ["ClockWake", "Heard", "InputEnded", "InputEvent", "MicrophoneBack", "MicrophoneGone", "PhoneCommand", "Refused", "Typed"]
+__all__ = [
+    "ClockWake", "Heard", "InputEnded", "InputEvent", "Joined", "MicrophoneBack", "MicrophoneGone", "PhoneCommand", "Refused", "Typed",
+]

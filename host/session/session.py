@@ -16,7 +16,9 @@ from games.base import (
     find_player, fold_name, join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
-from host.session.events import ClockWake, Heard, InputEnded, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed
+from host.session.events import (
+    ClockWake, Heard, InputEnded, Joined, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed,
+)
 from host.session.inputs import LineSource, Listening
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences, save
@@ -52,6 +54,7 @@ HOST_COMMANDS = (
         "next, never spoken", per_game=True,
     ),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
+    HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
     HostCommand("time", "the time left in the story", per_game=True),
     HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
@@ -134,7 +137,11 @@ class PrivateChannel(Protocol):
         """The game may have changed: show every screen the game as it is now."""
 
     def renew(self, player: str) -> str:
-        """A new private link for `player` (the old one stops working); the address to join again at."""
+        """A new private link for `player` (the old one stops working); where to join again (the
+        address and the room code)."""
+
+    def invite(self, output: TextOutput) -> None:
+        """Tell the table how phones join: the address, the room code, the QR code."""
 
 
 @dataclass
@@ -186,10 +193,49 @@ class TextOutput:
         if self.speaker is not None:
             self.speaker.earcon(name)
 
-    def note(self, line: str) -> None:
-        """A reply to one command (an error, a help text): printed and said, not kept for 'repeat'."""
+    def note(self, line: str, spoken: str | None = None) -> None:
+        """A reply to one command (an error, a help text): printed and said (`spoken` instead of the
+        line, such as an address read out), not kept for 'repeat'."""
         self.write(line)
-        self._say(line)
+        self._say(spoken or line)
+
+
+@dataclass
+class Refusals:
+    """Moves refused for players with phones, told to the table without repeating: the first at
+    once, those that follow it within QUIET seconds of each other as one count when they stop."""
+
+    QUIET = 3.0
+    #: player -> (what was refused, refusals not told yet, when the last came)
+    pending: dict[str, tuple[str, int, float]] = field(default_factory=dict)
+
+    def add(self, player: str, what: str) -> str | None:
+        """A refusal of `player`'s `what` ("term"): the line to say now, if any."""
+        now = time.monotonic()
+        if player in self.pending:
+            _, count, _ = self.pending[player]
+            self.pending[player] = (what, count + 1, now)
+            return None
+        self.pending[player] = (what, 0, now)
+        return f"{player}: one {what} was refused; see your phone."
+
+    def due(self) -> float | None:
+        """Seconds until a count is to be told, None when none is waiting."""
+        if not self.pending:
+            return None
+        return max(0.0, min(last for _, _, last in self.pending.values()) + self.QUIET - time.monotonic())
+
+    def told(self, all_now: bool = False) -> list[str]:
+        """The counts whose refusals stopped coming (`all_now`: every count), to say now."""
+        lines = []
+        for player, (what, count, last) in list(self.pending.items()):
+            if all_now or time.monotonic() - last >= self.QUIET:
+                del self.pending[player]
+                if count == 1:
+                    lines.append(f"{player}: one more {what} was refused; see your phone.")
+                elif count:
+                    lines.append(f"{player}: {count} more {what}s were refused; see your phone.")
+        return lines
 
 
 @dataclass
@@ -223,6 +269,11 @@ class StoryClock:
 
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def due(self) -> bool:
+        """Whether a warning or the end has come."""
+        left = self.left()
+        return left is not None and (left == 0 or bool(self.warnings) and left <= self.warnings[0])
 
     def next_wake(self) -> float | None:
         """Seconds until the next warning or the end, None when not running."""
@@ -269,11 +320,12 @@ class Session:
         self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
         self.adapter = config.adapter or adapter_for(config.match.state.game)
         self.private = config.private
+        self.refusals = Refusals()
         #: the host's commands bound to their handlers (a game's moves are bound in its `moves`)
         self._host_commands: dict[str, Callable[[str], bool | None]] = {
             "help": self._cmd_help, "repeat": self._cmd_repeat, "score": self._cmd_score, "turn": self._cmd_turn,
             "time": self._cmd_time, "say": self._cmd_say, "grid": self._cmd_grid, "private": self._cmd_private,
-            "link": self._cmd_link, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
+            "link": self._cmd_link, "phones": self._cmd_phones, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
             "quit": self._cmd_quit,
         }
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
@@ -304,14 +356,19 @@ class Session:
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
+                self.out.shared(self.refusals.told())
                 if self.private is not None:
                     self.private.refresh(self)
-                match source.read(self.clock.next_wake()):
+                match source.read(self._next_wake()):
                     case InputEnded():
+                        self.out.shared(self.refusals.told(all_now=True))
                         self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
                         return
                     case ClockWake():
-                        self._clock_tick()
+                        if self.clock.due():
+                            self._clock_tick()
+                    case Joined(player):
+                        self.out.shared([f"{player} joined."])
                     case Heard() as heard:
                         if not self._heard(heard):
                             return
@@ -495,7 +552,9 @@ class Session:
         written = " ".join(action.args)
         reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
         screen.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
-        self.out.shared([f"{player}: one {move_noun(action.verb)} was refused; see your phone."])
+        line = self.refusals.add(player, move_noun(action.verb))
+        if line is not None:
+            self.out.shared([line])
 
     def _reason(self, refusal: IllegalAction) -> str:
         """A refusal as the table reads it: in a few words when the host speaks briefly."""
@@ -594,10 +653,12 @@ class Session:
     def _heard(self, heard: Heard) -> bool:
         """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
         questions), a card read aloud, or spoken commands; False when they stop the session.
-        The storyteller's words are public: each finished utterance is printed as heard."""
+        The storyteller's words are public: each finished utterance is printed as heard (a
+        command as free recognition wrote it down, which decides it, not the grammar's guess)."""
         hypothesis = heard.hypothesis
-        if hypothesis.final and hypothesis.words:
-            self.out.write(f"Heard: {hypothesis.text}")
+        said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
+        if hypothesis.final and said:
+            self.out.write(f"Heard: {said}")
         if self._telling():
             return self._heard_story(heard)
         if self.voice is None or not hypothesis.final:
@@ -646,6 +707,11 @@ class Session:
         timing = self.clock.paused is not None
         self.clock.resume()
         self.out.shared(["The microphone is back: the story and the timer go on." if timing else "The microphone is back."])
+
+    def _next_wake(self) -> float | None:
+        """Seconds until the story clock or a count of refusals wants the session, None: never."""
+        wakes = [wake for wake in (self.clock.next_wake(), self.refusals.due()) if wake is not None]
+        return min(wakes) if wakes else None
 
     def _clock_tick(self) -> None:
         left = self.clock.left()
@@ -771,6 +837,12 @@ class Session:
             self.out.note("Say whose phone link to renew: link NAME.")
             return
         self.out.note(f"{player}'s link was renewed; {player}, join again at {self.private.renew(player)}")
+
+    def _cmd_phones(self, rest: str) -> None:
+        if self.private is None:
+            self.out.note("There are no phones in this game: play it with --companion.")
+            return
+        self.private.invite(self.out)
 
     def _cmd_rate(self, rest: str) -> None:
         """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""

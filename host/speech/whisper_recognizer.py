@@ -66,6 +66,7 @@ MIN_WINDOW = 10  # seconds: the encoder's shortest window
 MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
 SPEECH_ON, SPEECH_OFF = 0.5, 0.35  # Silero probabilities: speech starts above one, ends below the other
 BEAM = 2
+WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
 MAX_COMPRESSION = 2.4
@@ -360,24 +361,39 @@ class WhisperRecognizer:
         return words
 
     # -- decoding ------------------------------------------------------------------------------
+    def decode(self, pcm: bytes, prompt: str | None = None) -> tuple[HeardWord, ...]:
+        """One short utterance (a spoken command) decoded once, whole: beam `WHOLE_BEAM`,
+        `prompt` as Whisper's initial prompt, the same window and guards as the stream. Word
+        times are seconds from the start of `pcm`. The stream's agreement policy loses the words
+        of a two-word command ("c one" heard as "Thank you.")."""
+        check_pcm(pcm)
+        audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
+        words = self._words(audio, 0.0, len(audio) / self.sample_rate, WHOLE_BEAM, prompt)
+        return tuple(word.heard() for word in words)
+
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
+        return self._words(audio, self._audio_start / self.sample_rate, end / self.sample_rate, BEAM, None)
+
+    def _words(self, audio: np.ndarray, offset: float, limit: float, beam: int, prompt: str | None) -> list[_Word]:
+        """The words Whisper hears in `audio` (which starts `offset` s into the stream), times
+        capped at `limit`, without the segments it rates as no speech or repetitive, caption
+        phrases and loops."""
         self._model.frames = min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
         segments, _ = self._model.transcribe(
             audio,
             language="en",
-            beam_size=BEAM,
+            beam_size=beam,
             temperature=0.0,
             condition_on_previous_text=False,
+            initial_prompt=prompt,
             word_timestamps=True,
             no_speech_threshold=NO_SPEECH,
             log_prob_threshold=LOW_LOGPROB,
             compression_ratio_threshold=MAX_COMPRESSION,
             max_new_tokens=int(len(audio) / self.sample_rate * MAX_TOKEN_RATE) + 16,
         )
-        offset = self._audio_start / self.sample_rate
-        limit = end / self.sample_rate
         words = []
         for segment in segments:
             if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):

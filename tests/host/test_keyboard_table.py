@@ -75,8 +75,7 @@ def test_typing_a_tick_is_hidden_at_a_terminal_and_the_story_is_not(tmp_path: Pa
         terminal.until("> ")
         for line in [*WRITING, "start"]:
             terminal.keys(line + "\r")
-        terminal.until("Nothing listens here")
-        shown = terminal.until("> ")
+        terminal.until("Nothing listens here")  # the prompt may come in the same read: no wait for it
         terminal.keys("tick Sabine violin")
         time.sleep(0.5)
         terminal.keys("\r")

@@ -6,6 +6,7 @@
   var body = document.body;
   var socket = null;
   var seen = { announcements: latest("announcements"), replies: latest("replies") };
+  var epoch = null;  // the host's serving of the game: its numbered lines start again after a resume
   var timerEnd = null;
   var shown = { game: null, asks: null, scores: null };
   var MOST_DOTS = 12;  // as pages.MOST_DOTS
@@ -203,6 +204,8 @@
   }
 
   function render(screen) {
+    if (epoch !== null && screen.epoch !== epoch) seen = { announcements: 0, replies: 0 };  // resumed: numbers start again
+    epoch = screen.epoch;
     timerEnd = typeof screen.timer_left === "number" ? Date.now() + screen.timer_left * 1000 : null;
     if (!screen.table) return;  // the page was served before the game was shown a first time
     var gameJson = JSON.stringify(screen.table) + (timerEnd === null ? "" : " timed");
@@ -234,6 +237,15 @@
     socket.send(JSON.stringify({ verb: verb, text: value }));
   }
 
+  function gone(message) {
+    var element = document.getElementById("connection");
+    if (!element) return;
+    var link = document.createElement("a");
+    link.href = "/";
+    link.textContent = "Open the join page";
+    element.replaceChildren(document.createTextNode(message + " "), link);
+  }
+
   function connect(delay) {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + body.dataset.socket);
@@ -243,8 +255,10 @@
       if (typeof message.reply === "string") reply(message.reply); else render(message);
     };
     socket.onclose = function (event) {
-      if (event.code === 4001) {  // the host renewed this player's link: this one is worth nothing now
-        text("connection", "This link no longer works: the host made a new one. Join again from the join page.");
+      if (event.code === 4001 || event.code === 4004) {  // a renewed link, or one that opens no seat: stop trying
+        gone(event.code === 4001
+          ? "This link no longer works: the laptop made a new link for this seat. To play on this phone, open the join page and enter the room code the laptop says."
+          : "This link opens no seat in this game. To play, open the join page and enter the room code the laptop says.");
         return;
       }
       text("connection", "Connection to the host lost; trying again.");

@@ -84,6 +84,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def room_code(line: str) -> str:
+    """The room code in the line that says where phones join ("... with room code 4 7 2 9; ...")."""
+    found = re.search(r"room code (\d) (\d) (\d) (\d)", line)
+    assert found, line
+    return "".join(found.groups())
+
+
 def status_of(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
@@ -101,6 +108,7 @@ class Host(RunningStoryhost):
         found = re.search(r":(\d+)/", joined)
         assert found, joined
         self.base = f"http://127.0.0.1:{found.group(1)}"
+        self.code = room_code(joined)
 
     def wait_for(self, text: str, after: int = 0) -> str:
         """The first printed line from number `after` on that holds `text`."""
@@ -146,8 +154,9 @@ def _holds(condition: Any) -> bool:
 class Pages:
     """One browser tab per screen: a player's page or the table's."""
 
-    def __init__(self, driver: WebDriver, base: str) -> None:
-        self.driver, self.base = driver, base
+    def __init__(self, driver: WebDriver, base: str, code: str = "") -> None:
+        """`code`: the room code, to join with."""
+        self.driver, self.base, self.code = driver, base, code
         self.tabs: dict[str, str] = {}
         self.links: dict[str, str] = {}
 
@@ -161,9 +170,12 @@ class Pages:
         self.driver.switch_to.window(self.tabs[name])
 
     def join(self, player: str) -> str:
-        """Open the join page in a new tab, press 'I am PLAYER'; the private link it leads to."""
+        """Open the join page in a new tab, enter the room code, press 'I am PLAYER'; the private
+        link it leads to."""
+        assert self.code, "give Pages the room code (Host.code)"
         self._tab(player)
         self.driver.get(self.base + "/")
+        self.driver.find_element(By.ID, "code").send_keys(self.code)
         self.driver.find_element(By.XPATH, f"//button[normalize-space()=\"I am {player}\"]").click()
         self.wait(player, lambda: "/p/" in self.driver.current_url)
         self.links[player] = self.driver.current_url

@@ -60,7 +60,7 @@ def test_a_whole_turn_from_phones_only(browser: WebDriver, tmp_path: Path) -> No
     port = free_port()
     host = Host(tmp_path, "play", "dixit", "--players", *PLAYERS, "--seed", "1", port=port)
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         links = {player: pages.join(player) for player in PLAYERS}
         pages.table()
         pages.wait_text("table", "the first to find one is the storyteller")

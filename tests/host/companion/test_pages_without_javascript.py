@@ -48,9 +48,10 @@ def same_when_loaded_anew(pages: Pages, live: str, plain: str, link: str, select
 def test_moves_without_javascript_and_the_same_page_with_it(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         plain = pages.without_javascript("Sabine")
         plain.get(host.base + "/")
+        plain.find_element(By.ID, "code").send_keys(host.code)
         plain.find_element(By.XPATH, "//button[normalize-space()='I am Sabine']").click()
         pages.wait("Sabine", lambda: "/p/" in plain.current_url)
         link = plain.current_url
@@ -117,11 +118,12 @@ def test_moves_without_javascript_and_the_same_page_with_it(browser: WebDriver, 
 def test_a_dixit_vote_without_javascript(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         for player in ("Ana", "Cy"):
             pages.join(player)
         plain = pages.without_javascript("Bo")
         plain.get(host.base + "/")
+        plain.find_element(By.ID, "code").send_keys(host.code)
         plain.find_element(By.XPATH, "//button[normalize-space()='I am Bo']").click()
         pages.wait("Bo", lambda: "/p/" in plain.current_url)
         pages.press("Ana", "storyteller")
@@ -152,7 +154,7 @@ def test_storytelling_flips_from_the_active_players_phone(browser: WebDriver, tm
               if name not in pictures and name.casefold() not in public]
     host = Host(tmp_path, "play", "storytelling", *args)
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         pages.join("Marc")
         pages.join("Lea")
         pages.table()

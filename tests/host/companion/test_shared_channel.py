@@ -19,7 +19,8 @@ from host.cli.catalog import add_play_options, make, new_settings
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
-from host.companion.server import Companion, listen
+from host.companion.addresses import Served
+from host.companion.server import Companion
 from host.session.events import InputEnded, InputEvent, PhoneCommand, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
@@ -60,13 +61,14 @@ def settings(*args: str) -> dict[str, Any]:
 def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     game = settings("stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     game_id = store.create("stories", game)
-    companion = Companion(store, game_id, "Stories!", "stories", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
         elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
         with pytest.raises(urllib.error.HTTPError, match="403"):
             urllib.request.urlopen(elsewhere, timeout=10)
-        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Sabine"), timeout=10).close()
+        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player=Sabine&code={companion.seats.code}".encode()),
+                               timeout=10).close()
         printed: list[str] = []
         spoken: list[str] = []
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
@@ -91,7 +93,9 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     for secret in ("radio", "bicycle", "tractors"):
         assert secret not in table, secret
     assert "Sabine: one term was refused; see your phone." in spoken
-    assert spoken.count("Sabine: one term was refused; see your phone.") == 2
+    assert spoken.count("Sabine: one term was refused; see your phone.") == 1  # then a count, not the same line again
+    assert spoken.count("Sabine: one more term was refused; see your phone.") == 1  # once the refusals stopped
+    assert spoken.count("Sabine joined.") == 1
     assert "Sabine: your secrets are on your phone." in spoken
     assert "  Your terms: pizza." in printed  # Stephan has no phone; a script prints it, unspoken
     replies = [line for _, line in companion._replies["Sabine"]]
@@ -144,11 +148,12 @@ def test_a_port_in_use_is_one_line_and_leaves_no_game(tmp_path: Path) -> None:
 def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) -> None:
     game = settings("dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
     game_id = store.create("dixit", game)
-    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
 
-    def join(player: str) -> str:
-        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player={player}".encode()), timeout=10) as page:
+    def join(player: str, phone: str = "a-phone-key-of-22-chars") -> str:
+        form = f"player={player}&code={companion.seats.code}&phone={phone}".encode()
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=form), timeout=10) as page:
             return str(page.url)
 
     try:
@@ -158,14 +163,15 @@ def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) 
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
         session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), output, private=companion))
         session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
-        assert printed[1:3] == ["Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
-        assert printed[3] == spoken[3] == f"Bo's link was renewed; Bo, join again at {base}/"
+        assert printed[1:4] == ["Bo joined.", "Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
+        code = " ".join(companion.seats.code)
+        assert printed[4] == spoken[4] == f"Bo's link was renewed; Bo, join again at {base}/ with room code {code}"
         assert "  link NAME: a new private link for NAME's phone, the old one stops working" in printed
         assert status_of(old) == 403  # at once
         new = join("Bo")  # the seat is free again, from the join page
         assert new != old and status_of(new) == 200
         with GameStore(store.path) as reopened:  # saved, for resume
-            token, claimed = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
+            token, claimed, _ = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
         assert new.endswith(token) and claimed
         assert not [line for line in printed + spoken if token in line]
     finally:

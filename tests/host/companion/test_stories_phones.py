@@ -47,15 +47,15 @@ def all_clean(pages: Pages) -> None:
 def test_a_whole_story_from_phones_only(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", *TERMS, "--seed", "2")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         pages.show("table").get(host.base + "/")
         assert axe_violations(browser) == []
         links = {player: pages.join(player) for player in ["Nina", *TERMS]}
         assert len(set(links.values())) == 4
         pages.table()
-        with urllib.request.urlopen(links["Sabine"], timeout=10) as page:  # nothing from elsewhere, no referrer
+        with urllib.request.urlopen(links["Sabine"], timeout=10) as page:  # nothing from elsewhere, no referrer there
             assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
-            assert page.headers["Referrer-Policy"] == "no-referrer"
+            assert page.headers["Referrer-Policy"] == "same-origin"  # never to another site
         assert status_of(host.base + "/p/" + "x" * 32) == 403
 
         # the storyteller sees both sides on her phone and chooses there
