@@ -544,7 +544,16 @@ class StoriesState(GameState):
         return choices
 
     def _tick_choices(self) -> list[Choice]:
-        """Ticks and unticks name the player's own terms: offer them to that player only."""
+        """While the story is told, every writer may tick or untick a term they name, whatever
+        they have ticked: the moves offered (in help, hints, spoken phrases) must not tell which
+        terms are written or ticked. Once the terms are revealed, each tick or untick is offered
+        by its term."""
+        if self.phase == Phase.NARRATION:
+            return [
+                Choice(Action(verb, player, ("<term>",)), f"{player} {doing}", True)
+                for player in self.writers
+                for verb, doing in (("tick", "ticks a term"), ("untick", "takes back a tick"))
+            ]
         return [
             Choice(
                 Action("untick" if term.ticked else "tick", player, (term.text,)),

@@ -42,7 +42,9 @@ def test_a_typed_tick_or_untick_answers_alike_for_a_written_and_an_unwritten_ter
                "untick Sabine zebra", "tick Sabine Violins"]
     unwritten = ["tick Sabine walrus", "tick Sabine walrus", "untick Sabine walrus", "untick Sabine walrus",
                  "untick Sabine otter", "tick Sabine Walruses"]
-    after = ["say A parrot sat on the lantern.", "turn", "score", "time", "question Sabine", "help", "quit"]
+    # before any tick is heard: help and a hint offer untick whatever is ticked, or they would tell
+    after = ["help", "untick Sabine", "say A parrot sat on the lantern.", "turn", "score", "time", "question Sabine",
+             "quit"]
     runs = {}
     for name, probes in (("written", written), ("unwritten", unwritten)):
         out = typed(tmp_path / name, [*WRITING, "start", *probes, *after])
@@ -131,7 +133,7 @@ def test_help_and_usage_match_the_keyboard(tmp_path: Path) -> None:
     assert any(line.startswith("  say TEXT: ") for line in now)  # only while the story is told: now, not "at any time"
     assert not any(line.startswith("  say TEXT") for line in helped[helped.index("At any time:"):])
     assert answer(out, "help", 1) == [
-        "Now: tick NAME TERM, question NAME, time up, private NAME, say TEXT, time.",
+        "Now: tick NAME TERM, untick NAME TERM, question NAME, time up, private NAME, say TEXT, time.",
         "Also: help, repeat, score, turn, undo, rate, verbosity, quit.",
     ]
     assert answer(typed(tmp_path / "writing", ["side Nina normal", "term Sabine"]), "term Sabine") == [
