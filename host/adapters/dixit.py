@@ -167,7 +167,7 @@ class DixitAdapter(BasicAdapter):
     def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
         if not isinstance(state, DescribedDixit) or not state.view(None)["positions"]:
             return ()
-        return (("card NUMBER", "read that card on the table again ('card' alone: every card)"),)
+        return (("card CARD", "read that card on the table again ('card' alone: every card)"),)
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "storyteller":
