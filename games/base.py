@@ -119,6 +119,8 @@ class Event:
     brief: str | None = None
     #: said only at verbosity detailed (an explanation the table can do without)
     detail: bool = False
+    #: heard to its end: later news waits for it instead of cutting it off (a card read aloud)
+    whole: bool = False
     #: None: heard at any table. False: only where players have no screens of their own (phones):
     #: there the table hears what a screen would show one player (the sides of the card the
     #: storyteller chooses from). True: only where they have them: what the table did not hear
@@ -144,12 +146,15 @@ class Verb:
     """The shape of a command: whether it names a player, and its parameters.
 
     A last parameter whose name ends in "..." takes the rest of the line (a term, a clue).
+    A `secret` verb's values are a player's own (a card of their hand): a hint or a spoken
+    phrase gives its usage, never a value of it.
     """
 
     name: str
     takes_player: bool
     params: tuple[str, ...] = ()
     help: str = ""
+    secret: bool = False
 
     @property
     def usage(self) -> str:

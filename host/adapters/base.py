@@ -3,7 +3,8 @@ the adapters by game name: each module of `host/adapters/` that exports an `ADAP
 first use, and any adapter registered since. A game's adapter is the one place the host knows
 that game: its command-line options beyond the spec's, the phrases that say its moves, what
 listens to a story or a card read aloud, the host commands it adds, and the companion's screens:
-each player's turn on their phone, who makes each action, and the table page."""
+each player's turn on their phone, who makes each action, the table page and the pictures they
+show."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -94,6 +95,21 @@ class GameAdapter(Protocol):
     def table(self, state: GameState) -> TableView:
         """The table page: what everyone may see of the game."""
 
+    def pictures(self, state: GameState, player: str | None) -> Mapping[str, str]:
+        """The picture files a screen shows now (`player`'s phone, or the table for None), by the
+        name a page asks for each: only these are served to it."""
+
+    def phones(self, settings: Settings) -> str | None:
+        """Why this game cannot be played without phones (its hands are dealt to them), said at
+        setup; None when it can."""
+
+    def reading(self, state: GameState, line: str) -> list[str] | None:
+        """The answer to a line that reads out what is on the table without changing the game
+        (a Dixit card told in words, read again); None when `line` is not such a line."""
+
+    def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        """The lines `reading` answers now, as (usage, what it does) for help."""
+
 
 def waiting(state: GameState, player: str) -> str:
     """Whom the game waits for, besides `player`, in a sentence for `player`."""
@@ -159,6 +175,18 @@ class BasicAdapter:
 
     def table(self, state: GameState) -> TableView:
         return TableView(self.spec.title, state.status())
+
+    def pictures(self, state: GameState, player: str | None) -> Mapping[str, str]:
+        return {}
+
+    def phones(self, settings: Settings) -> str | None:
+        return None
+
+    def reading(self, state: GameState, line: str) -> list[str] | None:
+        return None
+
+    def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        return ()
 
 
 _registered: dict[str, GameAdapter] = {}

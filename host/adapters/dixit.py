@@ -1,66 +1,102 @@
-"""Dixit at the table: played with the physical cards (no deck file), the phrases of its moves,
-each player's turn on their phone and the table page (the votes only once all are in)."""
+"""Dixit at the table, in both modes: with the physical cards (no deck file: the players tell the
+host what is on the table) or with a deck told in words (`--deck described` or a group's own
+file, read whole into the game's settings), which the host deals to the phones. The phrases of
+its moves (never a card of a hand), each player's turn on their phone (their hand, told in words,
+with the moves on each card), the table page (the cards laid out, their votes only once all are
+in), the pictures each screen shows, and `card N`, which reads a card on the table again."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from games.base import Action, GameState, SetupError, Settings, join_names
-from games.dixit import SPEC, Phase, count_cards
+from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, count_cards
+from games.dixit_rules import numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
-from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableCard, TableView
-from host.voice.phrases import SLOT, Names, Phrase, each
+from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
+from host.storage import decks
+from host.voice.phrases import SLOT, HostPhrase, Names, Phrase, each
 from nlp.commands import number_words
+
+#: `--deck described`: the built-in deck told in words
+BUILT_IN = "described"
+#: the most cards a turn lays out (6 players: one each)
+MOST_SHOWN = MAX_PLAYERS
 
 
 class DixitAdapter(BasicAdapter):
     commands = frozenset({"private"})
-    phone_verbs = frozenset({"storyteller", "clue", "shown", "vote", "card", "owner"})
+    phone_verbs = frozenset({"storyteller", "clue", "shown", "vote", "card", "owner", "pick", "aloud", "give", "take"})
+    #: a card told in words read again by voice ("read card two"); not offered with the physical cards
+    host_phrases: tuple[HostPhrase, ...] = (
+        *(((f"read card {number_words(number)}", f"card {number_words(number)} again"), f"read card {number}", False)
+          for number in range(1, MOST_SHOWN + 1)),
+        (("read the cards", "read all the cards"), "read cards", False),
+    )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
-        if options.deck is not None:
-            raise SetupError(
-                "--deck is for Stories! cards or a Storytelling tale: Dixit is played with the cards on the table "
-                "(--cards N says how many)."
-            )
-        return {}
+        """With --deck, the whole deck told in words (checked now, before any game exists), its
+        size the number of its cards."""
+        if options.deck is None:
+            return {}
+        if options.deck_size != DECK_SIZE:
+            raise SetupError("--cards counts the physical cards; a deck told in words has as many cards as it holds: "
+                             "leave out --cards.")
+        if options.owners != "needed":
+            raise SetupError("--owners is for the physical cards: with a deck told in words storyhost knows who gave "
+                             "each card.")
+        deck = decks.load_described_deck(None if options.deck == BUILT_IN else options.deck, len(options.players))
+        return {"deck": {"title": deck.title, "cards": [asdict(card) for card in deck.cards]},
+                "deck_size": len(deck.cards)}
 
     def variant(self, settings: Settings) -> str:
-        every = "every owner asked" if settings.get("owners") == "every" else ""
-        named = [name for name in ("Contando scoring" if settings.get("contando") else "", every) if name]
+        deck = settings.get("deck")
+        every = "every owner asked" if settings.get("owners") == "every" and not deck else ""
+        told = f"deck told in words: {deck['title']}" if deck else ""
+        named = [name for name in ("Contando scoring" if settings.get("contando") else "", every, told) if name]
         return f" ({', '.join(named)})" if named else ""
+
+    def without(self, settings: Settings) -> frozenset[str]:
+        """Nothing is read out with the physical cards, which storyhost cannot see."""
+        return frozenset() if settings.get("deck") else frozenset({"read"})
+
+    def phones(self, settings: Settings) -> str | None:
+        if not settings.get("deck"):
+            return None
+        return ("With a deck told in words each player's hand is dealt to their own phone: a player without a phone "
+                "cannot hold one. If someone has no phone, play with the physical cards instead (leave out --deck).")
 
     def actor(self, state: GameState, action: Action) -> str | None:
         return _actor(state, action)
 
     def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
-        """The storyteller gives the clue, says the cards are shown and which is theirs; every
-        other player votes (and may vote again until all have) and says which card they gave
-        when the score needs it; on the first turn, whoever found a sentence first says so."""
+        """The storyteller gives the clue (with a deck told in words, after picking their card),
+        says the cards are shown and which is theirs (physical cards); every other player gives
+        their card (told in words), votes (and may vote again until all have) and says which card
+        they gave when the score needs it (physical cards); on the first turn, whoever found a
+        sentence first says so."""
         if state.is_over():
             return PhoneTurn(state.status())
         view = state.view(player)
         teller, phase = view["storyteller"], Phase(view["phase"])
         yours = tuple(state.secrets(player))
+        hand = _hand(view)
         if phase == Phase.STORYTELLER:
             claim = Ask("storyteller", "The first to find a sentence is the storyteller",
                         (Button("", "I have a sentence: I am the storyteller", Action("storyteller", player)),))
             return PhoneTurn("Look at your cards and find a sentence for one of them. The first to find one is "
-                             "the storyteller.", (claim,))
+                             "the storyteller.", (claim,), hand=hand)
+        if isinstance(state, DescribedDixit):
+            return _described_turn(state, view, player, yours, hand)
         if player == teller:
             return _telling(state, view)
         if phase == Phase.CARDS:
             return PhoneTurn(f"Give {teller} {count_cards(view['cards_given'])} from your hand that fits the clue, "
                              f"face down. {teller} lays out the cards.", yours=yours)
         if phase == Phase.VOTE:
-            mine = view["my_vote"]
-            buttons = _numbered(state, "vote", player, f"Vote for card", mine)
-            if mine is None:
-                now = f"Vote for the card you think is {teller}'s: press its number."
-            else:
-                now = f"You voted for card {mine}. You may change your vote until everyone has voted. {waiting(state, player)}"
-            return PhoneTurn(now, (Ask("vote", "Vote for a card", buttons, large=True),), yours)
+            return _voting(state, view, player, yours)
         if phase == Phase.OWNERS:
             buttons = _numbered(state, "owner", player, "I gave card")
             if buttons:
@@ -71,8 +107,8 @@ class DixitAdapter(BasicAdapter):
         return PhoneTurn(_waiting_for(state, view), yours=yours)
 
     def table(self, state: GameState) -> TableView:
-        """The turn, the clue, who has voted (never for what), and once all votes are in each
-        card with its votes and, once known, whose it is."""
+        """The turn, the clue, who has voted (never for what), the cards laid out (told in words)
+        and once all votes are in each card with its votes and, once known, whose it is."""
         view = state.view(None)
         teller, phase = view["storyteller"], Phase(view["phase"])
         last = " This is the last turn." if view["last_turn"] and phase != Phase.OVER else ""
@@ -83,22 +119,55 @@ class DixitAdapter(BasicAdapter):
         pile = count_cards(view["draw_pile"])
         lines = [f"{pile[:1].upper()}{pile[1:]} in the draw pile.{last}"]
         report = state.score_report()[1:]
-        if phase in (Phase.STORYTELLER, Phase.CLUE, Phase.OVER) and report:  # how the turn just scored
+        if phase in (Phase.STORYTELLER, Phase.CLUE, Phase.CARDS, Phase.OVER) and report:  # how the turn just scored
             lines.append(report[0])
+        voters = [player for player in view["players"] if player != teller]
         meters: tuple[Meter, ...] = ()
+        label = ""
         if phase == Phase.VOTE:
-            voters = [player for player in view["players"] if player != teller]
-            meters = (Meter("Voted", len(view["voted"]), len(voters), "players"),)
+            meters, label = (Meter("Voted", len(view["voted"]), len(voters), "players"),), "The vote"
             if view["voted"]:
                 lines.insert(0, f"Voted so far: {join_names(view['voted'])}.")
-        cards = tuple(
-            TableCard(position["number"], _owner(position["owner"], teller), tuple(position["votes"]))
-            for position in view["positions"] if position["votes"] is not None
-        )
+        elif phase == Phase.CARDS and isinstance(state, DescribedDixit):
+            meters, label = (Meter("Given", len(view["given"]), len(voters), "players"),), "The cards for the clue"
+        cards, cards_label = _table_cards(view, teller)
+        clue = view["clue"] or ("Given aloud at the table." if view.get("clue_aloud") else "")
         return TableView(
-            heading, _table_now(state, view), view["clue"] or "", "The clue" if view["clue"] else "",
-            meters=meters, meters_label="The vote" if meters else "", cards=cards, lines=tuple(lines),
+            heading, _table_now(state, view), clue, "The clue" if clue else "",
+            meters=meters, meters_label=label, cards=cards, cards_label=cards_label, lines=tuple(lines),
         )
+
+    def pictures(self, state: GameState, player: str | None) -> Mapping[str, str]:
+        """The pictures of the cards on the table (and of the last turn's), and of `player`'s hand."""
+        if not isinstance(state, DescribedDixit):
+            return {}
+        view = state.view(player)
+        faces = [*(position["card"] for position in [*view["positions"], *view["last_table"]]), *view.get("hand", [])]
+        return {str(face["id"]): face["image"] for face in faces if face["image"]}
+
+    def reading(self, state: GameState, line: str) -> list[str] | None:
+        """`card N` (or said: "read card N") reads card N on the table again, `card` every card; with
+        the physical cards `card N` is the storyteller's card, so only "read ..." is answered."""
+        words = line.casefold().split()
+        said = words[:1] == ["read"]
+        words = words[1:] if said else words
+        if not words or words[0] not in ("card", "cards") or len(words) > 2:
+            return None
+        if not isinstance(state, DescribedDixit):
+            return ["storyhost cannot see the physical cards: look at the table."] if said else None
+        positions = state.view(None)["positions"]
+        if not positions:
+            return ["No cards are laid out yet: they are read once every card for the clue is in."]
+        if len(words) == 1:
+            return [_read(position) for position in positions]
+        if not words[1].isdigit() or not 1 <= int(words[1]) <= len(positions):
+            return [f"The cards on the table are numbered 1 to {len(positions)}: say card and one of those numbers."]
+        return [_read(positions[int(words[1]) - 1])]
+
+    def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        if not isinstance(state, DescribedDixit) or not state.view(None)["positions"]:
+            return ()
+        return (("card CARD", "read that card on the table again ('card' alone: every card)"),)
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "storyteller":
@@ -106,6 +175,8 @@ class DixitAdapter(BasicAdapter):
             yield from each((f"{name} is the storyteller", f"storyteller {name}"), str(action))
         elif action.verb == "clue":  # the only move then: whatever is said is the clue
             yield from each(("the clue is",), "clue", dictation=f"clue {SLOT}")
+        elif action.verb == "aloud":
+            yield from each(("i gave the clue", "clue given"), "aloud")
         elif action.verb == "shown":
             yield from each(("shown", "cards shown", "the cards are laid out"), "shown")
         elif action.verb == "vote":
@@ -124,31 +195,35 @@ class DixitAdapter(BasicAdapter):
 
 
 def _actor(state: GameState, action: Action) -> str | None:
-    """A card's owner says it is theirs; the clue, 'shown' and the card are the storyteller's."""
+    """A card's owner says it is theirs; the clue, the storyteller's card and 'shown' are the
+    storyteller's; every other move is its player's."""
     if action.verb == "owner":
         return action.args[1]
     return action.player or state.view(None)["storyteller"]
 
 
-def _numbered(state: GameState, verb: str, player: str, name: str, chosen: int | None = None) -> tuple[Button, ...]:
+def _numbered(state: GameState, verb: str, player: str, name: str, chosen: int | None = None,
+              faces: Mapping[int, Face] | None = None) -> tuple[Button, ...]:
     """A numbered button for each card `player` may name now with `verb` (their vote, the card
-    they gave, the storyteller's card), from the moves the rules allow."""
-    return tuple(
-        Button(choice.action.args[0], choice.action.args[0], choice.action, name=f"{name} {choice.action.args[0]}",
-               chosen=str(chosen) == choice.action.args[0])
-        for choice in state.legal_actions()
-        if choice.action.verb == verb and _actor(state, choice.action) == player
-    )
+    they gave, the storyteller's card), from the moves the rules allow; `faces`: what the cards
+    on the table show, said with the number."""
+    buttons = []
+    for choice in state.legal_actions():
+        if choice.action.verb != verb or _actor(state, choice.action) != player:
+            continue
+        number = choice.action.args[0]
+        face = (faces or {}).get(int(number))
+        buttons.append(Button(number, number, choice.action, name=f"{name} {number}" + (f": {face.title}" if face else ""),
+                              chosen=str(chosen) == number))
+    return tuple(buttons)
 
 
 def _telling(state: GameState, view: dict[str, Any]) -> PhoneTurn:
-    """The storyteller's turn: the clue, then 'shown', then which card is theirs."""
+    """The storyteller's turn with the physical cards: the clue, then 'shown', then which card is theirs."""
     teller, phase = view["storyteller"], Phase(view["phase"])
     if phase == Phase.CLUE:
-        clue = Ask("clue", "Your clue (a word, a sentence, or what you sang or mimed)",
-                   (Button("", "Give the clue", Action("clue", None, ("",))),), field=True)
         return PhoneTurn("You are the storyteller: choose one of your cards, say a clue for it aloud, and write "
-                         "the clue here.", (clue,))
+                         "the clue here.", (_clue_field(),))
     if phase == Phase.CARDS:
         return PhoneTurn(f"Take the {count_cards(view['cards_given'] * (len(view['players']) - 1))} the others give "
                          f"you, shuffle them with yours and lay the {view['cards_shown']} cards out face up. Then "
@@ -160,30 +235,139 @@ def _telling(state: GameState, view: dict[str, Any]) -> PhoneTurn:
     return PhoneTurn(_waiting_for(state, view))
 
 
+def _clue_field() -> Ask:
+    return Ask("clue", "Your clue (a word, a sentence, or what you sang or mimed)",
+               (Button("", "Give the clue", Action("clue", None, ("",))),), field=True)
+
+
+def _voting(state: GameState, view: dict[str, Any], player: str, yours: tuple[str, ...]) -> PhoneTurn:
+    """A vote as large numbered buttons, the player's own vote marked; changed until all have voted."""
+    teller, mine = view["storyteller"], view["my_vote"]
+    faces = {position["number"]: _face(position["card"]) for position in view["positions"] if position.get("card")}
+    buttons = _numbered(state, "vote", player, "Vote for card", mine, faces)
+    if mine is None:
+        now = f"Vote for the card you think is {teller}'s: press its number."
+        if faces:
+            now += " The cards are listed under the game below, and each was read aloud."
+    else:
+        now = f"You voted for card {mine}. You may change your vote until everyone has voted. {waiting(state, player)}"
+    return PhoneTurn(now, (Ask("vote", "Vote for a card", buttons, large=True),), yours, _hand(view))
+
+
+def _described_turn(state: DescribedDixit, view: dict[str, Any], player: str, yours: tuple[str, ...],
+                    hand: tuple[HandCard, ...]) -> PhoneTurn:
+    """A turn with a deck told in words: the storyteller picks a card of their hand and gives the
+    clue; every other player gives the card (two with 3 players) of their hand that best fits it,
+    then votes. The moves on a card of the hand are shown under that card."""
+    teller, phase = view["storyteller"], Phase(view["phase"])
+    titles = {card["id"]: card["title"] for card in view["hand"]}
+    if phase == Phase.VOTE and player != teller:
+        return _voting(state, view, player, yours)
+    if player == teller:
+        if phase == Phase.CLUE:
+            pick = view["pick"]
+            picks = Ask("pick", "Your card for the clue", tuple(
+                Button(str(card), "Your card for the clue" if card == pick else "Tell this card",
+                       Action("pick", None, (str(card),)), name=f"Choose {titles[card]} for your clue", chosen=card == pick)
+                for card in titles), on_hand=True)
+            if pick is None:
+                return PhoneTurn("You are the storyteller. Read your hand below and choose the card you will give a "
+                                 "clue for: press Tell this card under it.", (picks,), yours, hand)
+            aloud = Ask("aloud", "Or give the clue at the table",
+                        (Button("", "I said, sang or mimed it at the table", Action("aloud")),))
+            return PhoneTurn(f"Your card: {titles[pick]}. Say your clue aloud at the table, sing or mime it, and write "
+                             "it here for the phones; or press the button below it. You may still choose another card.",
+                             (_clue_field(), aloud, picks), yours, hand)
+        return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
+    if phase == Phase.CARDS and player in state.waiting_for():
+        which = "the card" if view["cards_given"] == 1 else "the two cards"
+        gives = Ask("give", "Give this card", tuple(
+            Button(str(card), "Give this card", Action("give", player, (str(card),)), name=f"Give {titles[card]}")
+            for card in titles if card not in view["my_given"]), on_hand=True)
+        takes = _takes(view, player, titles)
+        clue = f"{teller}'s clue: {view['clue']}" if view["clue"] else f"{teller} gave the clue at the table"
+        return PhoneTurn(f"{clue}. Choose {which} of your hand below that best fit{'s' if which == 'the card' else ''} "
+                         "it: press Give this card under it.", (gives, *takes), yours, hand)
+    if phase == Phase.CARDS:
+        return PhoneTurn(f"Your cards are given. {_waiting_for(state, view)} You may take a card back until all are "
+                         "in.", _takes(view, player, titles), yours, hand)
+    return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
+
+
+def _takes(view: dict[str, Any], player: str, titles: Mapping[int, str]) -> tuple[Ask, ...]:
+    """A button under each card the player gave, to take it back."""
+    if not view["my_given"]:
+        return ()
+    return (Ask("take", "Take back", tuple(
+        Button(str(card), "Take it back", Action("take", player, (str(card),)), name=f"Take back {titles[card]}")
+        for card in view["my_given"]), on_hand=True),)
+
+
+def _face(card: dict[str, Any]) -> Face:
+    return Face(card["title"], card["description"], str(card["id"]) if card["image"] else "")
+
+
+def _hand(view: dict[str, Any]) -> tuple[HandCard, ...]:
+    """The player's hand told in words, each card with what they did with it this turn."""
+    teller = view["storyteller"]
+    notes = {card: f"Given to {teller}" for card in view.get("my_given", [])}
+    if view.get("pick") is not None:
+        notes[view["pick"]] = "Your card for the clue"
+    return tuple(HandCard(str(card["id"]), _face(card), notes.get(card["id"], "")) for card in view.get("hand", []))
+
+
+def _read(position: dict[str, Any]) -> str:
+    card = position["card"]
+    return f"Card {position['number']}, {card['title']}: {card['description']}"
+
+
+def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ...], str]:
+    """The cards laid out, as the table may see them now: numbered and told in words while the
+    votes are cast; with their votes and owners once revealed (with a deck told in words, the
+    last turn's, until the next cards are laid out)."""
+    positions = view["positions"]
+    described = [position for position in positions if position.get("card")]
+    if described:
+        return tuple(TableCard(position["number"], face=_face(position["card"])) for position in described), "The cards"
+    revealed = tuple(
+        TableCard(position["number"], _owner(position["owner"], position["owner"] == teller), tuple(position["votes"]))
+        for position in positions if position["votes"] is not None
+    )
+    if revealed:
+        return revealed, "The cards and their votes"
+    last = view.get("last_table", [])
+    if last:
+        cards = tuple(
+            TableCard(position["number"], _owner(position["owner"], position["storyteller"]), tuple(position["votes"]),
+                      _face(position["card"]))
+            for position in last
+        )
+        return cards, "The last turn's cards: whose they were, and their votes"
+    return (), ""
+
+
 def _waiting_for(state: GameState, view: dict[str, Any]) -> str:
     """What the game waits for, to a player who has nothing to do now."""
     teller, phase = view["storyteller"], Phase(view["phase"])
     if phase == Phase.CLUE:
-        return f"Waiting for {teller}'s clue."
+        meanwhile = " Meanwhile, read your hand." if isinstance(state, DescribedDixit) else ""
+        return f"Waiting for {teller}'s clue.{meanwhile}"
+    if phase == Phase.CARDS:
+        return f"Waiting for the cards of {join_names(list(state.waiting_for()))}."
     if phase == Phase.VOTE:
         return f"Waiting for the votes of {join_names(list(state.waiting_for()))}."
     if phase == Phase.REVEAL:
         return f"All votes are in. Waiting for {teller} to say which card is theirs."
     if phase == Phase.OWNERS:
-        return f"Waiting to hear who gave {_cards_missing(view)}."
+        return f"Waiting to hear who gave {numbered(view['owners_missing'])}."
     return state.status()
 
 
-def _cards_missing(view: dict[str, Any]) -> str:
-    """'card 4', 'cards 1 and 3': the cards whose owners the score still needs."""
-    missing = view["owners_missing"]
-    return f"card{'s' if len(missing) > 1 else ''} {join_names([str(number) for number in missing])}"
-
-
-def _owner(owner: str | None, teller: str) -> str:
+def _owner(owner: str | None, tellers: bool) -> str:
+    """Whose a card is, as the table shows it ("" until known); `tellers`: the storyteller's."""
     if owner is None:
         return ""
-    return f"{owner}'s, the storyteller's card" if owner == teller else f"{owner}'s"
+    return f"{owner}'s, the storyteller's card" if tellers else f"{owner}'s"
 
 
 def _table_now(state: GameState, view: dict[str, Any]) -> str:
@@ -194,6 +378,9 @@ def _table_now(state: GameState, view: dict[str, Any]) -> str:
     if phase == Phase.CLUE:
         return f"{teller} is choosing a card and a clue."
     if phase == Phase.CARDS:
+        if isinstance(state, DescribedDixit):
+            return (f"Everyone but {teller} chooses {count_cards(view['cards_given'])} for the clue on their phone: "
+                    f"waiting for {join_names(list(state.waiting_for()))}.")
         return (f"Everyone gives {teller} {count_cards(view['cards_given'])} for the clue; {teller} lays out the "
                 f"{view['cards_shown']} cards.")
     if phase == Phase.VOTE:
@@ -201,7 +388,7 @@ def _table_now(state: GameState, view: dict[str, Any]) -> str:
     if phase == Phase.REVEAL:
         return f"All votes are in. {teller}, which card is yours?"
     if phase == Phase.OWNERS:
-        return f"Who gave {_cards_missing(view)}? Their owners score the votes."
+        return f"Who gave {numbered(view['owners_missing'])}? Their owners score the votes."
     return state.status()
 
 

@@ -1,7 +1,7 @@
 """What a game shows on the companion's screens, as typed values that each game's adapter fills
 in and the pages render: one player's turn on their own phone (`PhoneTurn`: what to do now, the
-moves they may make, what only they know) and the table as a TV across the room shows it
-(`TableView`: public only).
+moves they may make, what only they know, their hand of cards told in words) and the table as a
+TV across the room shows it (`TableView`: public only).
 
 A phone sends back a verb and a value; the session finds them among the moves its player is
 offered now (`PhoneTurn.action`), so a phone can make only an action its own page offers, already
@@ -35,7 +35,8 @@ class Ask:
     """A move a player may make now: a question and its buttons, or with `field` a text to type
     (a term, a clue) under the label `prompt`, sent by its one button, whose action takes the
     text as its last argument. `large`: numbered buttons shown large (a vote); `columns`: the
-    buttons laid out as a grid (the tiles)."""
+    buttons laid out as a grid (the tiles); `on_hand`: each button is shown under the card of
+    the player's hand whose value it sends (give this card), not among the other moves."""
 
     verb: str
     prompt: str
@@ -43,6 +44,7 @@ class Ask:
     field: bool = False
     large: bool = False
     columns: int = 0
+    on_hand: bool = False
 
     def action(self, value: str) -> Action | None:
         """The action of the button sent with `value`, or of the typed text; None if not offered."""
@@ -58,13 +60,36 @@ def _plain(value: str) -> str:
 
 
 @dataclass(frozen=True)
+class Face:
+    """A card told in words as a screen shows it: its heading, its description (also the
+    alternative text of its picture) and `picture`, the name its picture is served under ("":
+    the card has none)."""
+
+    title: str
+    text: str
+    picture: str = ""
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card of the player's own hand: `value`, what a move on it sends; `note`, what the player
+    did with it this turn ("Given to Ana")."""
+
+    value: str
+    face: Face
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class PhoneTurn:
     """One player's turn as their phone shows it: `now`, what to do in plain words (or whom the
-    game waits for); `asks`, their moves; `yours`, what only they know (their terms, their vote)."""
+    game waits for); `asks`, their moves; `yours`, what only they know (their terms, their vote);
+    `hand`, their hand of cards told in words."""
 
     now: str
     asks: tuple[Ask, ...] = ()
     yours: tuple[str, ...] = ()
+    hand: tuple[HandCard, ...] = ()
 
     def action(self, verb: str, value: str) -> Action | None:
         """The action a phone asks for with `verb` and `value`, if this turn offers it."""
@@ -102,12 +127,13 @@ class Grid:
 
 @dataclass(frozen=True)
 class TableCard:
-    """A card laid out on the table, by its number: whose it is once known, and its votes once
-    the rules reveal them (None before)."""
+    """A card laid out on the table, by its number: whose it is once known, its votes once the
+    rules reveal them (None before), and what it shows when it is told in words."""
 
     number: int
     owner: str = ""
     votes: tuple[str, ...] | None = None
+    face: Face | None = None
 
 
 @dataclass(frozen=True)
@@ -115,7 +141,7 @@ class TableView:
     """The game as everyone may see it, for the table page: `heading` (which story or turn),
     `now` (the phase in plain words), `big` (the card's sentence, the clue) under `big_label`,
     `timer_of` (a timed story's whole time, for the timer's bar), `meters` under `meters_label`,
-    the tiles, the cards laid out, and `lines`: anything else, in words."""
+    the tiles, the cards laid out under `cards_label`, and `lines`: anything else, in words."""
 
     heading: str
     now: str
@@ -126,6 +152,7 @@ class TableView:
     meters_label: str = ""
     grid: Grid | None = None
     cards: tuple[TableCard, ...] = ()
+    cards_label: str = "The cards and their votes"
     lines: tuple[str, ...] = ()
 
 

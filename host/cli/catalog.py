@@ -46,7 +46,11 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
         help="player names in seat order (the next player sits on the left), e.g. --players Nina Sabine Stephan",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for shuffling (default: random)")
-    parser.add_argument("--deck", default=None, help="a deck file of your own (Stories! cards or one Storytelling tale)")
+    parser.add_argument(
+        "--deck", default=None,
+        help="a deck file of your own (Stories! cards, one Storytelling tale, or Dixit cards told in words); "
+        "Dixit: 'described' for the built-in deck told in words",
+    )
     for name in sorted(known):
         adapter = adapter_for(name)
         for option in (*adapter.spec.options, *adapter.options):

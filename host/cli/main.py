@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from host.adapters.base import adapter_for
@@ -145,14 +145,26 @@ def _phones_port(options: argparse.Namespace, held: ExitStack) -> Served | None:
         raise UsageError(str(error)) from error
 
 
+def _needs_phones(saved_game: str, settings: dict[str, Any], options: argparse.Namespace) -> None:
+    """A game whose hands are dealt to the phones (Dixit told in words) is refused without
+    --companion, with why and what to play instead; before a game is created or resumed."""
+    reason = adapter_for(saved_game).phones(settings)
+    if reason is not None and not options.companion:
+        raise UsageError(f"{reason} To play it, add --companion.")
+
+
 def _start_companion(store: GameStore, saved: SavedGame, listening: Served, output: TextOutput) -> Companion:
-    """Serve the phones' pages and tell the table how to join."""
+    """Serve the phones' pages and tell the table how to join; then why every player needs a
+    phone, in a game whose hands are dealt to them."""
     from host.companion.server import Companion
 
     companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
                           saved.settings["players"], listening)
     companion.start()
     companion.invite(output)
+    reason = adapter_for(saved.game).phones(saved.settings)
+    if reason is not None:
+        output.note(reason)
     output.also = companion.announce
     return companion
 
@@ -261,8 +273,11 @@ def _play(options: argparse.Namespace) -> None:
         match = Match(make(options.game, settings))
     except DeckTooSmall as error:
         raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
-    except (SetupError, DeckError, ValueError) as error:
+    except DeckError as error:  # every problem of the file, one line each
+        raise UsageError(*(f"{error.source}: {problem}" for problem in error.problems)) from error
+    except (SetupError, ValueError) as error:
         raise UsageError(str(error)) from error
+    _needs_phones(options.game, settings, options)
     with ExitStack() as held:
         listening = _phones_port(options, held)
         inputs = _inputs(options, settings["players"])
@@ -321,6 +336,7 @@ def _resume(options: argparse.Namespace) -> None:
                                 "There is no unfinished game to resume; start one with 'storyhost play'.")
             for line in passed_over:
                 print(f"{line} Resuming another game.", file=sys.stderr)
+        _needs_phones(saved.game, saved.settings, options)
         inputs = _inputs(options, saved.settings["players"])
         print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
         _run(store, saved, match, options, inputs, listening)
@@ -385,7 +401,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk shows here, not after main when nobody can answer it
         return status
     except UsageError as error:
-        _tell(str(error))
+        for line in error.lines:
+            _tell(line)
         return 2
     except (StoreError, LanguageResourceMissing) as error:
         _tell(str(error))

@@ -6,7 +6,12 @@ from typing import NoReturn
 
 
 class UsageError(Exception):
-    """A problem with what was asked for: printed as one line on stderr, exit status 2."""
+    """A problem with what was asked for: printed on stderr, exit status 2; one line, or one for
+    each of several problems given apart (a deck file's, each naming the file)."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(str(problem) for problem in self.args)
 
 
 class OneLineParser(argparse.ArgumentParser):

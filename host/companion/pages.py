@@ -93,30 +93,48 @@ def _grid(grid: dict[str, Any] | None) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 
-def _cards(cards: list[dict[str, Any]]) -> str:
-    """The cards laid out, with their votes (revealed) and whose they are once known."""
+def _told(face: dict[str, Any], pictures: str) -> str:
+    """What a card told in words shows under its heading: its picture, whose alternative text is
+    the description (then the description's paragraph is for the eyes only, so that a screen
+    reader says it once), and the description."""
+    if not face["picture"]:
+        return f'<p class="text">{escape(face["text"])}</p>'
+    source = escape(pictures + face["picture"])
+    return (f'<img class="picture" src="{source}" alt="{escape(face["text"])}">'
+            f'<p class="text" aria-hidden="true">{escape(face["text"])}</p>')
+
+
+def _cards(table: dict[str, Any], pictures: str) -> str:
+    """The cards laid out, each told in words when it is, with their votes (revealed) and whose
+    they are once known."""
+    cards = table["cards"]
     if not cards:
         return ""
     items = ""
     for card in cards:
-        votes = card["votes"]
-        said = f'{len(votes)} vote{"" if len(votes) == 1 else "s"}: {", ".join(votes)}' if votes else "no vote"
+        votes, face = card["votes"], card["face"]
+        said = "" if votes is None else f'{len(votes)} vote{"" if len(votes) == 1 else "s"}: {", ".join(votes)}' if votes else "no vote"
         owner = f'<span class="owner">{escape(card["owner"])}</span>' if card["owner"] else ""
-        items += (f'<li class="card"><span class="number">Card {int(card["number"])}</span>{owner}'
-                  f'<span class="votes">{escape(said)}</span></li>')
-    return f'<h3>The cards and their votes</h3><ol class="cards">{items}</ol>'
+        votes_shown = f'<span class="votes">{escape(said)}</span>' if said else ""
+        if face is None:
+            items += f'<li class="card"><span class="number">Card {int(card["number"])}</span>{owner}{votes_shown}</li>'
+        else:
+            items += (f'<li class="card told"><h4 class="number">Card {int(card["number"])}: {escape(face["title"])}</h4>'
+                      f'{_told(face, pictures)}{owner}{votes_shown}</li>')
+    return f'<h3>{escape(table["cards_label"])}</h3><ol class="cards">{items}</ol>'
 
 
-def _game(table: dict[str, Any] | None, left: Any) -> str:
+def _game(table: dict[str, Any] | None, left: Any, pictures: str) -> str:
     """The table's view: the inside of the element #game, as companion.js renders it too (only its
-    heading before the session has shown the game a first time)."""
+    heading before the session has shown the game a first time). `pictures`: the address the
+    cards' pictures are served under, for this page."""
     if table is None:
         return '<h2 id="game-heading">The game</h2>'
     big = (f'<div class="big"><h3>{escape(table["big_label"])}</h3><p class="sentence">{escape(table["big"])}</p></div>'
            if table["big"] else "")
     lines = f'<ul class="lines">{_items(table["lines"])}</ul>' if table["lines"] else ""
     return (f'<h2 id="game-heading">{escape(table["heading"])}</h2><p class="now">{escape(table["now"])}</p>'
-            f'{big}{_timer(table, left)}{_meters(table)}{_grid(table["grid"])}{_cards(table["cards"])}{lines}')
+            f'{big}{_timer(table, left)}{_meters(table)}{_grid(table["grid"])}{_cards(table, pictures)}{lines}')
 
 
 def _scores(scores: list[list[Any]]) -> str:
@@ -126,9 +144,9 @@ def _scores(scores: list[list[Any]]) -> str:
     return f'<thead><tr><th scope="col">Player</th><th scope="col">Points</th></tr></thead><tbody>{rows}</tbody>'
 
 
-def _shared(screen: dict[str, Any]) -> str:
+def _shared(screen: dict[str, Any], pictures: str) -> str:
     """The game as the table sees it, the scores and the announcements, on every page."""
-    return f"""<section id="game" class="game" aria-labelledby="game-heading">{_game(screen.get("table"), screen.get("timer_left"))}</section>
+    return f"""<section id="game" class="game" aria-labelledby="game-heading">{_game(screen.get("table"), screen.get("timer_left"), pictures)}</section>
 <section class="scoreboard" aria-labelledby="scores-heading">
 <h2 id="scores-heading">Scores</h2>
 <table id="scores" class="scores">{_scores(screen.get("scores", []))}</table>
@@ -237,15 +255,35 @@ def _ask(action: str, ask: dict[str, Any], index: int) -> str:
             f'{escape(ask["prompt"])}</p><div class="buttons{layout}">{buttons}</div></div>')
 
 
+#: where the table page's cards' pictures are served
+TABLE_PICTURES = "/table/picture/"
 #: "Yours alone" when the player knows nothing the others do not
 NOTHING_YOURS = "Nothing secret for you right now."
 #: a player's turn before the session has shown the game a first time
-NO_TURN: dict[str, Any] = {"now": "", "asks": [], "yours": []}
+NO_TURN: dict[str, Any] = {"now": "", "asks": [], "yours": [], "hand": []}
 
 
 def _asks(action: str, turn: dict[str, Any]) -> str:
-    """The inside of the element #asks: the player's moves now, as companion.js renders them too."""
-    return "".join(_ask(action, ask, index) for index, ask in enumerate(turn["asks"]))
+    """The inside of the element #asks: the player's moves now but those on a card of their hand,
+    as companion.js renders them too."""
+    asks = [ask for ask in turn["asks"] if not ask["on_hand"]]
+    return "".join(_ask(action, ask, index) for index, ask in enumerate(asks))
+
+
+def _hand(action: str, turn: dict[str, Any], pictures: str) -> str:
+    """The inside of the element #hand: each card of the player's hand told in words, a heading
+    and its text, what they did with it this turn, and the buttons of their moves on it."""
+    items = ""
+    for card in turn["hand"]:
+        face = card["face"]
+        buttons = "".join(
+            _button(action, ask["verb"], button)
+            for ask in turn["asks"] if ask["on_hand"] for button in ask["buttons"] if button["value"] == card["value"]
+        )
+        note = f'<p class="note">{escape(card["note"])}</p>' if card["note"] else ""
+        items += (f'<li class="card told" data-value="{escape(card["value"])}"><h3>{escape(face["title"])}</h3>'
+                  f'{_told(face, pictures)}{note}<div class="buttons">{buttons}</div></li>')
+    return items
 
 
 def player_page(title: str, player: str, link: str, screen: dict[str, Any], notice: str | None = None) -> str:
@@ -253,8 +291,10 @@ def player_page(title: str, player: str, link: str, screen: dict[str, Any], noti
     form just sent, shown once."""
     name = escape(player)
     turn = screen.get("turn", NO_TURN)
+    pictures = f"{link}/picture/"
     replies = _numbered(screen.get("replies", [])) + (f'<p class="notice">{escape(notice)}</p>' if notice else "")
-    return _head(f"{name}: {escape(title)}") + f"""<body data-screen="player" data-socket="/ws{escape(link)}" data-send="{escape(link)}/send">
+    hidden = "" if turn["hand"] else " hidden"
+    return _head(f"{name}: {escape(title)}") + f"""<body data-screen="player" data-socket="/ws{escape(link)}" data-send="{escape(link)}/send" data-pictures="{escape(pictures)}">
 <header>
 <h1>{name}'s private page</h1>
 <p>{escape(title)}. Only {name} should look at this page.</p>
@@ -266,13 +306,17 @@ def player_page(title: str, player: str, link: str, screen: dict[str, Any], noti
 <div id="asks">{_asks(link + "/send", turn)}</div>
 {AGAIN.format(link=escape(link))}
 </section>
+<section id="hand-section" aria-labelledby="hand-heading"{hidden}>
+<h2 id="hand-heading">Your hand</h2>
+<ul id="hand" class="cards hand">{_hand(link + "/send", turn, pictures)}</ul>
+</section>
 <section aria-labelledby="mine-heading">
 <h2 id="mine-heading">Yours alone</h2>
 <ul id="yours">{_items(turn["yours"] or [NOTHING_YOURS])}</ul>
 <h3 id="replies-heading">Messages for you</h3>
 <div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading">{replies}</div>
 </section>
-{_shared(screen)}<p id="connection" role="status"></p>
+{_shared(screen, pictures)}<p id="connection" role="status"></p>
 </main>
 {_embedded(screen)}</body>
 </html>
@@ -281,12 +325,12 @@ def player_page(title: str, player: str, link: str, screen: dict[str, Any], noti
 
 def table_page(title: str, screen: dict[str, Any]) -> str:
     """The table, for a TV across the room: the game large, the scoreboard, the announcements."""
-    return _head(f"Table: {escape(title)}") + f"""<body data-screen="table" data-socket="/ws/table">
+    return _head(f"Table: {escape(title)}") + f"""<body data-screen="table" data-socket="/ws/table" data-pictures="{TABLE_PICTURES}">
 <header>
 <h1>{escape(title)}: the table</h1>
 </header>
 <main>
-{_shared(screen)}<footer>{AGAIN.format(link="/table")}<p id="connection" role="status"></p></footer>
+{_shared(screen, TABLE_PICTURES)}<footer>{AGAIN.format(link="/table")}<p id="connection" role="status"></p></footer>
 </main>
 {_embedded(screen)}</body>
 </html>

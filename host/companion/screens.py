@@ -3,10 +3,11 @@
 A player's screen gets their turn from the game's adapter (`PhoneTurn`: what to do now, their
 moves, what only they know) and the table's view; the table gets only the table's view
 (`TableView`, built from what everyone may know). Both are plain JSON, rendered as text by the
-page (never as HTML).
+page (never as HTML). `pictures` are the picture files a screen shows, the only ones served to it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from games.base import GameState
@@ -35,3 +36,8 @@ def table_screen(state: GameState, timer_left: float | None) -> dict[str, Any]:
         "scores": _scores(state),
         "timer_left": timer_left,
     }
+
+
+def pictures(state: GameState, player: str | None) -> Mapping[str, str]:
+    """The picture files `player`'s screen (None: the table's) shows now, by name."""
+    return adapter_for(state.game).pictures(state, player)

@@ -17,7 +17,7 @@ import threading
 import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -27,12 +27,14 @@ from games.base import quoted
 from host.adapters.base import adapter_for
 from host.companion import guard, pages
 from host.companion.addresses import LISTEN_BACKLOG, Address, Served
-from host.companion.screens import KEPT, player_screen, table_screen
+from host.companion.screens import KEPT, pictures, player_screen, table_screen
 from host.companion.seats import PHONE_KEY, JoinRefused, Seats, new_phone_key, spoken_code
 from host.companion.source import PhoneEvent, with_phones
 from host.session.events import Joined, PhoneCommand
 from host.session.inputs import LineSource
 from host.session.session import Session, TextOutput
+from host.storage.decks import read_picture
+from host.storage.files import FileRefused
 from host.storage.store import GameStore
 
 #: the longest text a phone may send (a term or a number)
@@ -63,6 +65,8 @@ class Companion:
         self.epoch = secrets.token_hex(8)
         self.address = ""
         self._payloads: dict[str, str] = {}
+        #: each screen's picture files by name (the table's, each player's): only these are served to it
+        self._pictures: dict[str, Mapping[str, str]] = {}
         self._sockets: dict[str, set[web.WebSocketResponse]] = defaultdict(set)
         self._transports: dict[web.WebSocketResponse, Any] = {}
         self._outbox: dict[web.WebSocketResponse, str] = {}
@@ -164,6 +168,8 @@ class Companion:
             web.get("/ws/p/{token}", self._player_socket),
             web.get("/ws/p/", self._player_socket),
             web.get("/static/{name}", self._static),
+            web.get("/table/picture/{name}", self._picture),
+            web.get("/p/{token}/picture/{name}", self._picture),
         ])
         return app
 
@@ -221,11 +227,13 @@ class Companion:
                 "replies": self._replies[player],
             }
         texts = {key: json.dumps({**payload, "epoch": self.epoch}, ensure_ascii=False) for key, payload in payloads.items()}
+        files = {key: pictures(state, None if key == "table" else key) for key in payloads}
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._publish, texts)
+            self._loop.call_soon_threadsafe(self._publish, texts, files)
 
     # -- the loop's side
-    def _publish(self, texts: dict[str, str]) -> None:
+    def _publish(self, texts: dict[str, str], files: dict[str, Mapping[str, str]]) -> None:
+        self._pictures = files
         self._published.set()  # a form sent without JavaScript waits for this
         self._published = asyncio.Event()
         for key, text in texts.items():
@@ -359,6 +367,19 @@ class Companion:
             raise web.HTTPNotFound()
         text = resources.files("host.companion").joinpath("static").joinpath(name).read_text(encoding="utf-8")
         return web.Response(text=text, content_type=STATIC_TYPES[name], charset="utf-8")
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        """A card's picture, for the page that shows it now (a player's, by their token, or the
+        table's); the file is checked again as it is read (it may have changed since)."""
+        key = self._player(request) if "token" in request.match_info else "table"
+        path = self._pictures.get(key, {}).get(request.match_info["name"])
+        if path is None:
+            raise web.HTTPNotFound()
+        try:
+            data, media = await asyncio.get_running_loop().run_in_executor(None, read_picture, path)
+        except FileRefused:
+            raise web.HTTPNotFound() from None
+        return web.Response(body=data, content_type=media)
 
     async def _player_socket(self, request: web.Request) -> web.WebSocketResponse:
         self._from_here(request)

@@ -161,6 +161,8 @@ class TextOutput:
     last: list[str] = field(default_factory=list)
     #: told every shared line too (the table page)
     also: Callable[[str], None] | None = None
+    #: the last lines said are to be heard whole (the cards laid out): news waits for them
+    unbroken: bool = False
     #: the last line spoken was "Noted.": the next "Noted." is only printed
     _noted: bool = field(default=False, init=False)
 
@@ -178,16 +180,20 @@ class TextOutput:
         self._noted = line == NOTED
         self.speaker.say(visible(line), interrupt=interrupt)
 
-    def shared(self, lines: list[str]) -> None:
+    def shared(self, lines: list[str], whole: bool = False) -> None:
         """Print and say `lines`. Like a screen reader, new announcements cut off what is left
-        of older ones: the table hears the game as it is now ('repeat' says the last again)."""
+        of older ones: the table hears the game as it is now ('repeat' says the last again); but
+        lines to be heard `whole` (the cards laid out, read aloud) are not cut off: what comes
+        while they are still being said waits for them."""
+        waits = self.unbroken and self.speaker is not None and not self.speaker.wait(0)
         if lines:
             self.last = lines
+            self.unbroken = whole or waits
         for index, line in enumerate(lines):
             self.write(self.stamp + line)
             if self.also is not None:
                 self.also(line)
-            self._say(line, interrupt=index == 0)
+            self._say(line, interrupt=index == 0 and not waits)
 
     def earcon(self, name: str) -> None:
         if self.speaker is not None:
@@ -404,6 +410,11 @@ class Session:
             return True
         if verb.casefold() in self._host_commands:
             return self.perform(HostRequest(verb.casefold(), rest.strip()))
+        read = self.adapter.reading(self.state, command)
+        if read is not None:  # what is on the table, read out again (a Dixit card told in words)
+            for line in read:
+                self.out.note(line)
+            return True
         try:
             action = self.state.parse(command)
         except IllegalAction as refusal:
@@ -420,6 +431,8 @@ class Session:
         """Carry out a command understood already (a spoken one); False when the players want to stop."""
         match command:
             case HostRequest(name, rest):
+                if name not in self._host_commands:  # a game's own host line, "read card 2": as typed
+                    return self.handle(f"{name} {rest}")
                 return self._host_commands[name](rest) is not False
             case Action():
                 self.play(command)
@@ -431,10 +444,12 @@ class Session:
 
     def _offered(self) -> list[Choice]:
         """The legal moves a hint may name: none with free words (a term, a clue, which may be
-        secret), shown by their usage instead, and none of the commands in `without`."""
+        secret) or a secret value (a card of a hand), shown by their usage instead, and none of
+        the commands in `without`."""
         return [
             choice for choice in self.state.legal_actions()
             if choice.action.verb not in self.without and not takes_free_words(self.state.verbs[choice.action.verb])
+            and not self.state.verbs[choice.action.verb].secret
         ]
 
     def _meant(self, line: str) -> Action | None:
@@ -578,7 +593,8 @@ class Session:
         verbosity = self.preferences.verbosity
         detail = verbosity == "detailed" and action is not None and not self.state.is_over()
         lines = [self._worded(event) for event in shared if verbosity == "detailed" or not event.detail]
-        self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []))
+        self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []),
+                        whole=any(event.whole for event in shared))
 
     def _for_table(self, event: Event, action: Action | None) -> bool:
         """Whether the table hears a shared event: with phones, not what a phone shows its player
@@ -738,7 +754,7 @@ class Session:
         commands = host_commands(self.adapter, phones=self.private is not None)
         current = [command for command in commands if command.name in WHILE_TELLING and telling
                    or command.name == "private" and self._secrets_to_read()]
-        now += [(command.usage, command.help) for command in current]
+        now += [*self.adapter.readings(self.state), *((command.usage, command.help) for command in current)]
         always = [command for command in commands if command.name not in WHILE_TELLING and command not in current]
         if self.preferences.verbosity == "brief":
             self.out.note(f"Now: {', '.join(usage.removesuffix('...') for usage, _ in now) or 'nothing'}.")

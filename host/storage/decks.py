@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from games.decks import (
     FRAME_COLOURS, TALE_KEYS, DescribedCard, DescribedDeck, OpeningCard, Tale, TaleCard, Tile,
 )
-from games.dixit import HAND_SIZE, MIN_PLAYERS, THREE_PLAYER_CARDS_GIVEN, THREE_PLAYER_HAND_SIZE
-from host.storage.files import FileRefused, parse_json, read_head, read_text
+from games.dixit import MIN_PLAYERS, Deal
+from host.storage.files import FileRefused, parse_json, read_capped, read_head, read_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -37,6 +37,8 @@ MAX_DESCRIPTION_WORDS = 80
 MAX_DESCRIPTION_CHARS = 600
 #: each card's picture goes to a phone over the local network
 MAX_IMAGE_BYTES = 2 << 20
+#: the media type of each kind of picture `image_kind` tells
+PICTURE_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "WebP": "image/webp"}
 
 
 class DeckError(ValueError):
@@ -79,8 +81,8 @@ def load_tale(key_or_path: str | Path) -> Tale:
 
 def load_described_deck(path: str | Path | None = None, players: int | None = None) -> DescribedDeck:
     """The Dixit cards told in words of a deck file; None reads the built-in deck. The deck must
-    hold enough cards for Dixit's deal to `players` (`dixit_deal`: the hands, and one turn's cards
-    shown drawn back), or, without a number, for the smallest game (3 players: 26 cards)."""
+    hold enough cards for Dixit's deal to `players` (`games.dixit.Deal`: the hands, and one turn's
+    cards shown drawn back), or, without a number, for the smallest game (3 players: 26 cards)."""
     if path is None:
         source, label = _builtin(DESCRIBED_FILE)
         folder = None
@@ -94,12 +96,15 @@ def load_described_deck(path: str | Path | None = None, players: int | None = No
     return deck
 
 
-def dixit_deal(players: int) -> tuple[int, int]:
-    """Dixit's deal by the rulebook: the cards in all the hands (6 each; 7 with 3 players), and
-    the cards shown on a turn, which are drawn back at its end (one a player; 5 with 3 players)."""
-    three = players == 3
-    hand = THREE_PLAYER_HAND_SIZE if three else HAND_SIZE
-    return hand * players, 1 + (THREE_PLAYER_CARDS_GIVEN if three else 1) * (players - 1)
+def read_picture(path: str) -> tuple[bytes, str]:
+    """A card's picture file read again when a phone asks for it (it may have changed since the
+    deck was loaded): its bytes and media type; FileRefused when it is no longer a PNG, JPEG or
+    WebP picture of at most MAX_IMAGE_BYTES."""
+    data = read_capped(Path(path), MAX_IMAGE_BYTES)
+    kind = image_kind(data[:12])
+    if kind is None:
+        raise FileRefused(path, "this is not a PNG, JPEG or WebP picture")
+    return data, PICTURE_TYPES[kind]
 
 
 def image_kind(head: bytes) -> str | None:
@@ -401,11 +406,11 @@ def _described_deck(data: Any, folder: Path | None, players: int | None, check: 
 def _enough_cards(count: int, players: int | None, check: _Checker) -> None:
     """At least the cards of Dixit's deal for `players` (None: for the smallest game), at most
     MAX_DESCRIBED_CARDS."""
-    dealt, shown = dixit_deal(players or MIN_PLAYERS)
-    if count < dealt + shown:
+    deal = Deal(players or MIN_PLAYERS)
+    if count < deal.least:
         who = f"{players} players: the hands" if players else f"any game: {MIN_PLAYERS} players' hands"
-        check.add("cards", f"{count} cards are too few for {who} take {dealt} and one turn draws {shown} more, "
-                           f"so write at least {dealt + shown}")
+        check.add("cards", f"{count} cards are too few for {who} take {deal.dealt} and one turn draws "
+                           f"{deal.cards_shown} more, so write at least {deal.least}")
     elif count > MAX_DESCRIBED_CARDS:
         check.add("cards", f"expected at most {MAX_DESCRIBED_CARDS} cards, found {count}")
 

@@ -86,6 +86,8 @@ def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
     """Every phrase that means something now: the game's legal actions, then the host's commands."""
     out: dict[str, Phrase] = {}
     for choice in state.legal_actions():
+        if state.verbs[choice.action.verb].secret:  # a card of a hand is never said
+            continue
         for phrase in game.phrases(choice.action, names):
             out.setdefault(phrase.words, phrase)
     for words, line, confirm in HOST_PHRASES + game.host_phrases:

@@ -7,17 +7,24 @@ a failure.
 """
 from __future__ import annotations
 
+import html
+import re
 import signal
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rapidfuzz import fuzz
 
 from host.storage.decks import load_tale
+from nlp.commands import number_words
 from tests.audio.pulse import MicFeeder, PulseAudio
 from tests.audio.test_live_round import LiveHost
 from tests.audio.voice_player import NotHeard, VoicePlayer
+from tests.host.companion.browser import room_code
 
 pytestmark = pytest.mark.slow
 
@@ -141,7 +148,7 @@ def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, play
         printed(host, "game is over", timeout=30)
     finally:
         stderr = end(host)
-    assert any("Scores: Nina 3, Leo 3, Marc 0, Sabine 4" in line for line in host.lines), host.lines[-12:]
+    assert any("Scores: Nina 3 (+3), Leo 3 (+3), Marc 0, Sabine 4 (+4)" in line for line in host.lines), host.lines[-12:]
     assert "Traceback" not in stderr, stderr
 
 
@@ -230,4 +237,80 @@ def test_a_human_storyteller_can_name_the_card_instead(pulse: PulseAudio, player
     finally:
         stderr = end(host)
     assert any(line.startswith("Marc, find") for line in host.lines), host.lines[-8:]
+    assert "Traceback" not in stderr, stderr
+
+
+class FormPhone:
+    """A player's phone as a page without JavaScript uses it: joined from the join page, its
+    moves posted as forms (what the player's own screen reader would press)."""
+
+    def __init__(self, base: str, code: str, player: str) -> None:
+        form = {"player": player, "code": code, "phone": f"phone-key-of-{player:0>9}"}
+        request = urllib.request.Request(f"{base}/join", data=urllib.parse.urlencode(form).encode())
+        with urllib.request.urlopen(request, timeout=10) as page:
+            self.link = page.url
+
+    def page(self) -> str:
+        with urllib.request.urlopen(self.link, timeout=10) as page:
+            return html.unescape(page.read().decode("utf-8"))
+
+    def hand(self) -> list[str]:
+        """The values of the cards of the hand, in its order."""
+        return re.findall(r'<li class="card told" data-value="(\d+)">', self.page())
+
+    def offered(self, verb: str) -> list[str]:
+        return re.findall(rf'data-verb="{verb}"><input type="hidden" name="verb" value="{verb}">'
+                          r'<input type="hidden" name="text" value="([^"]*)">', self.page())
+
+    def send(self, verb: str, text: str = "") -> None:
+        data = urllib.parse.urlencode({"verb": verb, "text": text}).encode()
+        urllib.request.urlopen(urllib.request.Request(f"{self.link}/send", data=data), timeout=30).close()
+
+
+def told(title: str, description: str, heard: str) -> bool:
+    """Whether `heard` is a card told in words read aloud: its title, and four words in a row of
+    its description (a recognizer mishears some of the rest: "lava" as "the armor")."""
+    words = [word.strip(".,:;!?") for word in description.lower().split()]
+    windows = [" ".join(words[index:index + 4]) for index in range(len(words) - 3)]
+    return (fuzz.partial_ratio(title.lower(), heard) >= 75
+            and any(fuzz.partial_ratio(window, heard) >= 90 for window in windows))
+
+
+def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: PulseAudio, player: VoicePlayer,
+                                                                     tmp_path: Path) -> None:
+    """Four players with phones and the built-in deck told in words, one turn: the moves are made
+    on the phones; the table hears by sound alone each card laid out read aloud, a card read
+    again when asked by voice ("read card two"), and the scores."""
+    players = ["Nina", "Leo", "Marc", "Sabine"]
+    host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", *players, "--deck", "described", "--seed", "1",
+                    "--companion", "--port", "0", *HOST_OPTIONS)
+    try:
+        joining = host.wait_for("Phones join at", 60)
+        address = re.search(r"http://\S+:(\d+)/", joining)
+        assert address
+        phones = {name: FormPhone(f"http://127.0.0.1:{address.group(1)}", room_code(joining), name) for name in players}
+        player.wait_for_speech(quiet=1.5, timeout=60)
+        phones["Nina"].send("storyteller")
+        phones["Nina"].send("pick", phones["Nina"].hand()[0])
+        mark = player.mark()  # before the clue: what follows it is one long utterance, the cards in it
+        phones["Nina"].send("clue", "A long journey home")
+        for name in players[1:]:
+            phones[name].send("give", phones[name].hand()[0])
+        host.wait_for("Everyone but Nina, vote on your phone", 60)
+        read = {int(found.group(1)): (found.group(2), found.group(3)) for found in
+                (re.match(r"Card (\d), ([^:]+): (.+)", line) for line in host.lines) if found}
+        assert sorted(read) == [1, 2, 3, 4], host.lines[-8:]
+        for title, description in read.values():
+            player.wait_to_hear(predicate=lambda text: told(title, description, text), since=mark, timeout=120)
+        player.wait_quiet(1.5, timeout=60)
+        again = speak_until_done(player, host, "read card two", "Card 2, ")
+        assert told(*read[2], again), again
+        mark = player.mark()
+        for name in players[1:]:
+            phones[name].send("vote", phones[name].offered("vote")[0])
+        scores = host.wait_for("Scores: Nina ", 60)  # heard as said: "Scores: Nina three plus three, Leo zero, ..."
+        spoken = re.sub(r"\d+", lambda number: number_words(int(number.group())), scores.replace("+", "plus "))
+        player.wait_to_hear(spoken, since=mark, timeout=90, threshold=70)
+    finally:
+        stderr = end(host)
     assert "Traceback" not in stderr, stderr

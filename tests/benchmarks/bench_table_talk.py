@@ -1,5 +1,6 @@
 """How much the host says: lines and words of a scripted Stories! story, Dixit turn and
-Storytelling turns, at verbosity brief and normal, printed and spoken.
+Storytelling turns, at verbosity brief and normal, printed and spoken; then a Dixit turn told
+in words and the seconds each card takes to read aloud (`described_turn`).
 
     .venv/bin/python tests/benchmarks/bench_table_talk.py [--code DIR]
 
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from host.audio.speaker import DEFAULT_RATE  # noqa: E402
+from tests.benchmarks import described_turn  # noqa: E402
 from tests.host.test_golden import GAMES, GOLDEN  # noqa: E402
 
 
@@ -120,3 +122,4 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+    described_turn.report()

@@ -84,8 +84,7 @@ def test_rulebook_worked_example():
         "Card 1 is Leo's.",
         "Card 3 is Tomás's.",
         "Only Leo found Julián's card, so Julián and Leo score 3. Votes for their cards: Tomás 1 and Leo 2.",
-        "Points this turn: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0. "
-        "Scores: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0.",
+        "Scores: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0.",
         "Everyone draws back up to 6 cards; 49 cards left in the draw pile.",
         "Turn 2: Tomás is the storyteller. Tomás, say 'clue' and your sentence.",
     ]
@@ -520,3 +519,22 @@ def test_random_playout(seed):
             assert events[1].to is None
             assert events[1].text in (f"{action.player} has voted ({counted}).", f"{action.player} voted again ({counted} have voted).")
             assert all("All votes are in." in event.text for event in events[2:])
+
+
+def test_the_scores_name_each_player_once_and_brief_says_the_totals_only():
+    """Issue 20: the score line named every player twice ("Points this turn: ... Scores: ...")."""
+    state = DixitState(EXAMPLE_SEATS)
+    run(state, *VOTED)
+    events = [event for event in run(state, "card 4", "owner 1 Leo", "owner 3 Tomás") if event.to is None]
+    scores = next(event for event in events if event.text.startswith("Scores: "))
+    assert scores.text == "Scores: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0."
+    assert scores.brief == "Scores: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0."
+    assert [event.brief for event in events if event.text.startswith("Only Leo found")] == [""]  # why: normal only
+    assert state.score_report()[1] == (  # 'score' still says how each player scored
+        "Turn 1: Only Leo found Julián's card, so Julián and Leo score 3. Votes for their cards: Tomás 1 and Leo 2. "
+        "Points: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0."
+    )
+    opening = DixitState(EXAMPLE_SEATS).opening()
+    assert [event.brief for event in opening] == [
+        "Turn 1, 54 cards in the draw pile. Who has a sentence? Say storyteller and the name."
+    ]

@@ -22,11 +22,13 @@ import spacy
 from rapidfuzz import fuzz, utils
 
 from games.decks import DescribedCard, DescribedDeck, sentences
+from games.dixit import Deal
 from host.audio.speaker import DEFAULT_RATE
 from host.storage.decks import (
-    MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, dixit_deal, image_kind, load_described_deck,
+    MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, image_kind, load_described_deck,
 )
 from nlp.tagger import SPACY_MODEL
+from tests.host.cli_helpers import run_storyhost
 from tests.host.test_decks import problems, write
 
 #: two cards whose texts score above this (rapidfuzz token_set_ratio, lower case, no punctuation)
@@ -353,8 +355,9 @@ def test_pictures_that_cannot_be_used(tmp_path):
 def test_too_few_cards_for_the_players(tmp_path, players, least):
     """The rulebook's deal: the hands (6 each, 7 with 3 players) and one turn's cards shown (one a
     player, 5 with 3 players), drawn back at the end of the turn."""
-    dealt, shown = dixit_deal(players)
-    assert dealt + shown == least
+    deal = Deal(players)
+    dealt, shown = deal.dealt, deal.cards_shown
+    assert deal.least == dealt + shown == least
     path = write(tmp_path, small_deck(least))
     assert len(load_described_deck(path, players=players).cards) == least
     path = write(tmp_path, small_deck(least - 1))
@@ -413,3 +416,48 @@ def test_the_readme_example_is_right_but_for_its_length(tmp_path):
     assert str(pytest.raises(DeckError, load_described_deck, write(tmp_path, data, "ours.json")).value) == (
         shown.group(1).replace("ours.json", str(tmp_path / "ours.json"))
     )
+
+
+# --- through the command line: refused before a game exists ---
+
+def play_described(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_storyhost(data_dir, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", *args, stdin="quit\n")
+
+
+@pytest.mark.slow
+def test_a_broken_deck_or_a_game_without_phones_is_refused_before_a_game_exists(tmp_path):
+    data = small_deck(30)
+    data["cards"][3]["title"] = data["cards"][0]["title"]
+    data["cards"][7]["description"] = "word " * 81
+    del data["cards"][9]["id"]
+    path = write(tmp_path, data, "ours.json")
+    broken = play_described(tmp_path, "--deck", str(path), "--companion", "--port", "0")
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert broken.stderr.splitlines() == [
+        f"{path}: cards[3].title: 'Lantern 1' is already the title of cards[0]",
+        f"{path}: cards[7].description: expected at most 80 words, found 81; every card shown is read aloud",
+        f"{path}: cards[9]: the field 'id' is missing",
+    ]
+    phoneless = play_described(tmp_path, "--deck", "described")
+    assert phoneless.returncode == 2 and phoneless.stdout == ""
+    assert phoneless.stderr.strip() == (
+        "With a deck told in words each player's hand is dealt to their own phone: a player without a phone cannot "
+        "hold one. If someone has no phone, play with the physical cards instead (leave out --deck). To play it, "
+        "add --companion."
+    )
+    counted = play_described(tmp_path, "--deck", "described", "--cards", "40", "--companion")
+    assert counted.stderr.strip() == ("--cards counts the physical cards; a deck told in words has as many cards as it "
+                                      "holds: leave out --cards.")
+    assert run_storyhost(tmp_path, "games").stdout.startswith("No saved games yet")
+
+
+@pytest.mark.slow
+def test_a_game_told_in_words_is_resumed_with_phones_only(tmp_path):
+    started = play_described(tmp_path, "--deck", "described", "--companion", "--port", "0", "--seed", "1")
+    assert started.returncode == 0, started.stderr
+    assert "Dixit with the deck told in words, Eighty-Four Dreams: 84 cards." in started.stdout
+    assert "If someone has no phone, play with the physical cards instead (leave out --deck)." in started.stdout
+    listed = run_storyhost(tmp_path, "games").stdout
+    assert listed.startswith("1: Dixit (deck told in words: Eighty-Four Dreams) with Ana, Bo, Cy and Di; no moves yet")
+    resumed = run_storyhost(tmp_path, "resume", "1")
+    assert resumed.returncode == 2 and resumed.stderr.strip().endswith("To play it, add --companion.")

@@ -240,10 +240,13 @@ def test_a_long_garbage_command_is_not_echoed_whole(tmp_path):
 
 
 @pytest.mark.slow
-def test_deck_for_dixit_is_refused_and_a_small_deck_names_its_file(tmp_path):
+def test_another_games_deck_for_dixit_is_refused_and_a_small_deck_names_its_file(tmp_path):
     deck = tmp_path / "small.json"
     deck.write_text(json.dumps({"game": "stories", "cards": [{"normal": "One", "quirky": "Two"}]}))
-    one_line_error(run_storyhost(tmp_path, *DIXIT, "--deck", str(deck)), "--deck is for Stories! cards")
+    refused = run_storyhost(tmp_path, *DIXIT, "--deck", str(deck), "--companion")
+    lines = refused.stderr.splitlines()  # every problem of the file at once, one line each
+    assert refused.returncode == 2 and f"{deck}: game: expected 'dixit', found the text 'stories'" in lines
+    assert all(line.startswith(f"{deck}: ") for line in lines) and refused.stdout == ""
     one_line_error(run_storyhost(tmp_path, *STORIES, "--deck", str(deck)), f"{deck}: ", "at least 6 cards, not 1")
 
 

@@ -61,6 +61,9 @@ KEY_RULINGS = {
         "a card nobody may own",
         "after the turn in which the last card of the draw pile is drawn",
         "--contando", "--players NAME",
+        "--deck described or --deck FILE", "a player without a phone cannot hold a hand told in words",
+        "A hand is never printed, spoken or shown on the table page", "card CARD reads one of them again",
+        "at verbosity brief only the first sentence of each",
     ],
 }
 
@@ -81,7 +84,8 @@ def rules_text(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_every_command_of_the_game_is_explained_with_its_usage(rules_text, game):
     text = rules_text[game]
-    for verb in ENGINES[game].verbs.values():  # as help gives it: 'time up'
+    modes = [ENGINES[game], *([dixit.DescribedDixit] if game == "dixit" else [])]  # Dixit told in words too
+    for verb in (verb for engine in modes for verb in engine.verbs.values()):  # as help gives it: 'time up'
         assert f"\n- {written_usage(verb)}: " in text, written_usage(verb)
     for command in host_commands(adapter_for(game)):
         assert f"\n- {command.usage}: " in text, command.usage

@@ -9,7 +9,7 @@ import pytest
 from games.base import Action, Match
 from host.adapters.base import adapter_for
 from host.cli.catalog import games, make
-from host.storage.decks import load_opening_cards, load_tale
+from host.storage.decks import load_described_deck, load_opening_cards, load_tale
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Hypothesis
 from host.voice.control import Command, HostRequest, VoiceControl
@@ -244,3 +244,24 @@ def test_the_free_pass_chooses_the_position_when_the_grammar_heard_a_rhyme() -> 
     state, voice = match("storytelling").state, Voice("storytelling")
     assert voice.hear(state, "d one", "See, one.") == []
     assert voice.control.question is not None and voice.control.question.command == Action("flip", None, ("C1",))
+
+
+def test_told_in_words_no_phrase_names_a_card_of_a_hand_and_a_card_is_read_again() -> None:
+    """Dixit with a deck told in words: the cards and votes are chosen on the phones, never said;
+    "read card two" is a host line that reads card 2 again; every phrase is one the recognizer
+    can hear."""
+    deck = asdict(load_described_deck())
+    game = {"players": PLAYERS, "contando": False, "deck_size": 84, "owners": "needed", "seed": 3, "deck": deck}
+    state = Match(make("dixit", game)).state
+    voice, recognizer = Voice("dixit"), PocketSphinxRecognizer()
+    for line in ["storyteller Nina", f"pick {state.hands['Nina'][0]}", "clue far away",
+                 *(f"give {player} {state.hands[player][0]}" for player in PLAYERS[1:])]:
+        said = phrases(state, Names({}), adapter_for("dixit"))
+        recognizer.set_phrases([phrase.words for phrase in said])
+        assert not [phrase for phrase in said if phrase.line.split()[0] in ("pick", "give", "take", "vote")]
+        state.apply(state.parse(line))
+    assert state.view(None)["phase"] == "vote"
+    assert voice.hear(state, "read card two") == [HostRequest("read", "card 2")]
+    assert adapter_for("dixit").reading(state, "read card 2") == [
+        f"Card 2, {state.cards[state.laid[1]].title}: {state.cards[state.laid[1]].description}"
+    ]

@@ -113,15 +113,26 @@
     ]);
   }
 
-  function cards(list) {
-    if (!list.length) return [];
-    return [el("h3", {}, ["The cards and their votes"]), el("ol", { "class": "cards" }, list.map(function (card) {
-      var said = card.votes.length ? card.votes.length + " vote" + (card.votes.length === 1 ? "" : "s") + ": " + card.votes.join(", ") : "no vote";
-      return el("li", { "class": "card" }, [
-        el("span", { "class": "number" }, ["Card " + card.number]),
-        card.owner ? el("span", { "class": "owner" }, [card.owner]) : null,
-        el("span", { "class": "votes" }, [said]),
-      ]);
+  function told(face) {
+    // a card told in words: its picture with the description as its text (the paragraph then
+    // for the eyes only), and the description (pages._told)
+    if (!face.picture) return [el("p", { "class": "text" }, [face.text])];
+    return [
+      el("img", { "class": "picture", src: body.dataset.pictures + face.picture, alt: face.text }),
+      el("p", { "class": "text", "aria-hidden": "true" }, [face.text]),
+    ];
+  }
+
+  function cards(table) {
+    if (!table.cards.length) return [];
+    return [el("h3", {}, [table.cards_label]), el("ol", { "class": "cards" }, table.cards.map(function (card) {
+      var votes = card.votes, said = "";
+      if (votes !== null) said = votes.length ? votes.length + " vote" + (votes.length === 1 ? "" : "s") + ": " + votes.join(", ") : "no vote";
+      var owner = card.owner ? el("span", { "class": "owner" }, [card.owner]) : null;
+      var counted = said ? el("span", { "class": "votes" }, [said]) : null;
+      if (card.face === null) return el("li", { "class": "card" }, [el("span", { "class": "number" }, ["Card " + card.number]), owner, counted]);
+      return el("li", { "class": "card told" }, [el("h4", { "class": "number" }, ["Card " + card.number + ": " + card.face.title])]
+        .concat(told(card.face), [owner, counted]));
     }))];
   }
 
@@ -130,7 +141,7 @@
       el("h2", { id: "game-heading" }, [table.heading]), el("p", { "class": "now" }, [table.now]),
       table.big ? el("div", { "class": "big" }, [el("h3", {}, [table.big_label]), el("p", { "class": "sentence" }, [table.big])]) : null,
       timer(table),
-    ].concat(meters(table), [grid(table.grid)], cards(table.cards),
+    ].concat(meters(table), [grid(table.grid)], cards(table),
       table.lines.length ? [el("ul", { "class": "lines" }, table.lines.map(function (line) { return el("li", {}, [line]); }))] : []
     ).filter(function (node) { return node !== null; });
   }
@@ -175,21 +186,38 @@
     ]);
   }
 
+  function hand(turn) {
+    // each card of the hand, its moves under it (pages._hand)
+    return turn.hand.map(function (card) {
+      var buttons = [];
+      turn.asks.forEach(function (move) {
+        if (!move.on_hand) return;
+        move.buttons.forEach(function (choice) { if (choice.value === card.value) buttons.push(button(move.verb, choice)); });
+      });
+      return el("li", { "class": "card told", "data-value": card.value }, [el("h3", {}, [card.face.title])].concat(told(card.face), [
+        card.note ? el("p", { "class": "note" }, [card.note]) : null, el("div", { "class": "buttons" }, buttons),
+      ]));
+    });
+  }
+
   function renderAsks(turn) {
-    // drawn anew only when the moves change; the focused button and any text typed are kept
-    var json = JSON.stringify(turn.asks);
+    // drawn anew only when the moves or the hand change; the focused button and any text typed are kept
+    var json = JSON.stringify([turn.asks, turn.hand]);
     if (json === shown.asks) return;
     shown.asks = json;
     var focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     var typed = {};
     document.querySelectorAll("#asks input[type=text]").forEach(function (input) { typed[input.id] = input.value; });
-    fill("asks", turn.asks.map(ask));
+    fill("asks", turn.asks.filter(function (move) { return !move.on_hand; }).map(ask));
+    fill("hand", hand(turn));
+    var section = document.getElementById("hand-section");
+    if (section) section.hidden = !turn.hand.length;
     Object.keys(typed).forEach(function (id) {
       var input = document.getElementById(id);
       if (input) input.value = typed[id];
     });
     if (focused) {
-      var again = document.querySelector("#asks [data-key=\"" + CSS.escape(focused) + "\"]");
+      var again = document.querySelector("#asks [data-key=\"" + CSS.escape(focused) + "\"], #hand [data-key=\"" + CSS.escape(focused) + "\"]");
       if (again) again.focus();
     }
   }
@@ -275,7 +303,7 @@
     if (input && input.type !== "hidden") input.value = "";
   });
   var initial = JSON.parse(document.getElementById("initial").textContent);
-  shown.asks = initial.turn ? JSON.stringify(initial.turn.asks) : null;  // the page holds them already
+  shown.asks = initial.turn ? JSON.stringify([initial.turn.asks, initial.turn.hand]) : null;  // the page holds them already
   render(initial);
   setInterval(showTimer, 1000);
   text("connection", "Connecting.");

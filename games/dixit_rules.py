@@ -1,0 +1,378 @@
+"""What Dixit's two modes share, by the rulebook: the deal (`Deal`: hands of 6, 7 with 3
+players, and the cards shown), and in `DixitGame` the turns and the storyteller, the secret votes
+(changed until all are in), the scoring with the Contando variant, and the end when the draw pile
+runs out. The modes: the physical cards (`games.dixit`) and a deck told in words
+(`games.dixit_described`).
+
+Rules: as `storyhost rules dixit` gives them (the rulebook's worked example and variants), with
+its RULINGS where the rulebook is open.
+"""
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from games.base import (
+    Action,
+    BadArgument,
+    Choice,
+    Event,
+    GameState,
+    IllegalMove,
+    NotYourTurn,
+    Outcome,
+    SetupError,
+    Verb,
+    already_set,
+    check_player_names,
+    join_names,
+    most_points_wins,
+)
+
+#: the cards of one box (the base game, and each expansion); the default deck
+DECK_SIZE = 84
+HAND_SIZE = 6
+#: the 3-player variant: bigger hands, and each non-storyteller gives two cards
+THREE_PLAYER_HAND_SIZE = 7
+THREE_PLAYER_CARDS_GIVEN = 2
+SHARED_POINTS = 2  # everyone but the storyteller, when all or none found the card
+FOUND_POINTS = 3
+CONTANDO_POINTS = 4  # the storyteller and the single finder, with the Contando variant
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+class Phase(str, Enum):
+    STORYTELLER = "storyteller"
+    CLUE = "clue"
+    CARDS = "cards"
+    VOTE = "vote"
+    REVEAL = "reveal"
+    OWNERS = "owners"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Dixit's deal by the rulebook for a number of players: the hands (6 cards each; 7 with 3
+    players), and the cards shown on a turn (one from each player; the storyteller's and two from
+    each other player with 3), which are drawn back at its end."""
+
+    players: int
+
+    @property
+    def hand_size(self) -> int:
+        return THREE_PLAYER_HAND_SIZE if self.players == 3 else HAND_SIZE
+
+    @property
+    def cards_given(self) -> int:
+        """The cards each player but the storyteller gives for the clue."""
+        return THREE_PLAYER_CARDS_GIVEN if self.players == 3 else 1
+
+    @property
+    def cards_shown(self) -> int:
+        return 1 + self.cards_given * (self.players - 1)
+
+    @property
+    def dealt(self) -> int:
+        return self.hand_size * self.players
+
+    @property
+    def least(self) -> int:
+        """The smallest deck a game can be played with: the hands and one turn's refill."""
+        return self.dealt + self.cards_shown
+
+
+def count_cards(count: int) -> str:
+    return "one card" if count == 1 else f"{'two' if count == 2 else count} cards"
+
+
+def as_sentence(text: str) -> str:
+    return text if text[-1] in ".!?" else f"{text}."
+
+
+def numbered(numbers: Sequence[int]) -> str:
+    """'card 3', 'cards 2 and 4'."""
+    return f"card{'s' if len(numbers) > 1 else ''} {join_names([str(number) for number in numbers])}"
+
+
+STORYTELLER = Verb("storyteller", True, (), "First turn only: who found a sentence first is the storyteller.")
+
+
+class DixitGame(GameState):
+    """What both modes share: the players and the deal, the turns and the storyteller, the
+    clue, the secret votes (changed until all are in), the scoring and the end by the draw pile."""
+
+    game = "dixit"
+    #: the verbs each phase takes
+    phase_verbs: ClassVar[dict[Phase, frozenset[str]]]
+
+    def __init__(self, players: Sequence[str], contando: bool, deck_size: int) -> None:
+        self.players = check_player_names(players, MIN_PLAYERS, MAX_PLAYERS)
+        self.contando = contando
+        deal = Deal(len(self.players))
+        self.hand_size, self.cards_given, self.cards_shown = deal.hand_size, deal.cards_given, deal.cards_shown
+        if deck_size < deal.least:
+            raise SetupError(
+                f"A deck of {deck_size} cards is too small for {len(self.players)} players: the hands take {deal.dealt} "
+                f"cards and one turn draws {self.cards_shown} more, so play with at least {deal.least} cards."
+            )
+        self.deck_size = deck_size
+        self.totals = {player: 0 for player in self.players}
+        self.turn = 1
+        self.phase = Phase.STORYTELLER
+        self.storyteller: str | None = None
+        #: how the last turn scored: said again on 'score'
+        self.last_explanation = ""
+        self._clear_table()
+
+    def _clear_table(self) -> None:
+        self.clue: str | None = None
+        self.votes: dict[str, int] = {}
+        self.storyteller_card: int | None = None
+        self.owners: dict[int, str] = {}
+
+    @property
+    @abstractmethod
+    def draw_pile(self) -> int:
+        """The cards left in the draw pile."""
+
+    @abstractmethod
+    def _draw(self) -> int:
+        """Fill the hands back up from the draw pile at the end of a turn; the cards drawn."""
+
+    @abstractmethod
+    def _all_voted(self) -> list[Event]:
+        """What happens when the last vote is in."""
+
+    @abstractmethod
+    def _your_clue(self, storyteller: str) -> tuple[str, str]:
+        """What the storyteller does first in a turn, at verbosity normal and brief."""
+
+    # --- where the game stands ---------------------------------------------------------------
+
+    @property
+    def voters(self) -> tuple[str, ...]:
+        """Everyone but the storyteller, in seat order."""
+        return tuple(player for player in self.players if player != self.storyteller)
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.cards_shown + 1)
+
+    def is_last_turn(self) -> bool:
+        """Whether the refill after this turn empties the draw pile (every turn draws back the cards shown)."""
+        return self.draw_pile <= self.cards_shown
+
+    def _missing_votes(self) -> tuple[str, ...]:
+        return tuple(player for player in self.voters if player not in self.votes)
+
+    def _voters_by_card(self) -> dict[int, list[str]]:
+        return {number: [voter for voter in self.voters if self.votes[voter] == number] for number in self.numbers}
+
+    def _finders(self) -> list[str]:
+        return [player for player in self.voters if self.votes[player] == self.storyteller_card]
+
+    def _found(self) -> str:
+        """Who found the storyteller's card: 'nobody found it', 'only Leo found it'."""
+        finders = self._finders()
+        if not finders:
+            return "nobody found it"
+        if len(finders) == len(self.voters):
+            return "everyone found it"
+        return f"{'only ' if len(finders) == 1 else ''}{join_names(finders)} found it"
+
+    def _check_move(self, verb: Verb, player: str | None) -> None:
+        if verb.name not in self.phase_verbs.get(self.phase, frozenset()):
+            raise IllegalMove(f"'{verb.name}' is not possible now. {self._next_step()}")
+
+    @abstractmethod
+    def _next_step(self) -> str:
+        """What the game waits for now, in a sentence or two."""
+
+    def _number(self, text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = 0
+        if number not in self.numbers:
+            raise BadArgument(
+                # not repeated: while votes are typed, the number typed is a secret
+                f"The cards on the table are numbered 1 to {self.cards_shown}: say one of those numbers."
+            )
+        return number
+
+    # --- moves of both modes -----------------------------------------------------------------
+
+    def _do_storyteller(self, player: str) -> list[Event]:
+        return [Event(f"{player} found a sentence first."), *self._start_turn(player)]
+
+    def _start_turn(self, storyteller: str) -> list[Event]:
+        self.storyteller = storyteller
+        self.phase = Phase.CLUE
+        self._clear_table()
+        last = " This is the last turn." if self.is_last_turn() else ""
+        normal, brief = self._your_clue(storyteller)
+        return [
+            Event(f"Turn {self.turn}: {storyteller} is the storyteller.{last} {normal}",
+                  brief=f"Turn {self.turn}.{last} {brief}")
+        ]
+
+    def _check_vote(self, player: str, number: int) -> None:
+        """A mode's own refusal of a vote for card `number` by `player`."""
+
+    def _do_vote(self, player: str, text: str) -> list[Event]:
+        """A vote, or a new one by a player who voted already: a token face down may be taken back
+        until every token is down (the table hears alike whether it changed, never the card)."""
+        if player == self.storyteller:
+            raise NotYourTurn(f"{player} is the storyteller and does not vote; the other players vote.")
+        number = self._number(text)
+        self._check_vote(player, number)
+        before = self.votes.get(player)
+        self.votes[player] = number
+        counted = f"{len(self.votes)} of {len(self.voters)}"
+        if before is not None:
+            mine = f"Your vote stays card {number}." if before == number else f"You changed your vote to card {number}."
+            return [
+                Event(mine, to=player),
+                Event(f"{player} voted again ({counted} have voted).", brief=f"{player} voted again."),
+            ]
+        events = [
+            Event(f"You voted for card {number}.", to=player),
+            Event(f"{player} has voted ({counted}).", brief=f"{player} voted."),
+        ]
+        if not self._missing_votes():
+            events.extend(self._all_voted())
+        return events
+
+    def _votes_received(self) -> dict[str, int]:
+        """How many votes landed on each non-storyteller's card(s)."""
+        received = {voter: 0 for voter in self.voters}
+        for voter in self.voters:
+            if self.votes[voter] != self.storyteller_card:
+                received[self.owners[self.votes[voter]]] += 1
+        return received
+
+    def _turn_points(self) -> dict[str, int]:
+        """Each player's points for this turn, once the storyteller's card and every owner are known."""
+        finders = self._finders()
+        points = {player: 0 for player in self.players}
+        if len(finders) in (0, len(self.voters)):
+            for voter in self.voters:
+                points[voter] = SHARED_POINTS
+        else:
+            reward = CONTANDO_POINTS if self.contando and len(finders) == 1 else FOUND_POINTS
+            for player in (already_set(self.storyteller, "the storyteller"), *finders):
+                points[player] = reward
+        for voter, received in self._votes_received().items():
+            points[voter] += received
+        return points
+
+    def _score_turn(self) -> list[Event]:
+        """Why the turn scored as it did (left out when brief), then the scores, each player named
+        once: with what they scored this turn, or (brief) the totals alone."""
+        teller, finders = already_set(self.storyteller, "the storyteller"), self._finders()
+        points = self._turn_points()
+        if not finders or len(finders) == len(self.voters):
+            who = "Nobody" if not finders else "Everyone"
+            why = f"{who} found {teller}'s card, so {teller} scores nothing and everyone else scores {SHARED_POINTS}."
+        else:
+            reward = points[teller]
+            contando = "with the Contando variant, " if reward == CONTANDO_POINTS else ""
+            who = f"Only {finders[0]}" if len(finders) == 1 else join_names(finders)
+            why = f"{who} found {teller}'s card, so {contando}{join_names([teller, *finders])} score {reward}."
+        bonus = [f"{voter} {received}" for voter, received in self._votes_received().items() if received]
+        if bonus:
+            why += f" Votes for their cards: {join_names(bonus)}."
+        for player, gained in points.items():
+            self.totals[player] += gained
+        this_turn = ", ".join(f"{player} {gained}" for player, gained in points.items())
+        self.last_explanation = f"Turn {self.turn}: {why} Points: {this_turn}."
+        scores = ", ".join(
+            f"{player} {total}" + (f" (+{points[player]})" if points[player] else "") for player, total in self.totals.items()
+        )
+        totals = ", ".join(f"{player} {total}" for player, total in self.totals.items())
+        return [Event(why, brief=""), Event(f"Scores: {scores}.", brief=f"Scores: {totals}.")]
+
+    def _end_turn(self) -> list[Event]:
+        drawn = self._draw()
+        if self.draw_pile == 0:
+            self.phase = Phase.OVER
+            if drawn < self.cards_shown:
+                ending = "The draw pile runs out before every hand is full"
+            else:
+                ending = "The last card of the draw pile has been drawn"
+            return [Event(f"{ending}, so the game is over. {most_points_wins(self.totals).text}")]
+        self.turn += 1
+        refill = Event(
+            f"Everyone draws back up to {self.hand_size} cards; {count_cards(self.draw_pile)} left in the draw pile.",
+            brief="",
+        )
+        next_teller = self.players[(self.players.index(already_set(self.storyteller, "the storyteller")) + 1) % len(self.players)]
+        return [refill, *self._start_turn(next_teller)]
+
+    def _vote_choices(self, excluded: Mapping[str, Sequence[int]]) -> list[Choice]:
+        """Every vote: those still to vote first; a player who voted may vote again until all
+        have. `excluded`: the cards each player may not vote for."""
+        again = tuple(player for player in self.voters if player in self.votes)
+        return [
+            Choice(Action("vote", player, (str(number),)), f"{player} votes for card {number}")
+            for player in (*self._missing_votes(), *again)
+            for number in self.numbers
+            if number not in excluded.get(player, ())
+        ]
+
+    # --- GameState ---------------------------------------------------------------------------
+
+    def status(self) -> str:
+        if self.is_over():
+            return self._next_step()
+        last = " This is the last turn." if self.is_last_turn() else ""
+        # the clue, until the storyteller's card is known: what the cards and votes are for
+        clue = f" {self.storyteller}'s clue: {as_sentence(self.clue)}" if self.clue and self.phase in (Phase.CARDS, Phase.VOTE, Phase.REVEAL) else ""
+        return f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile.{last}{clue} {self._next_step()}"
+
+    def scores(self) -> dict[str, int]:
+        return dict(self.totals)
+
+    def score_report(self) -> list[str]:
+        """The scores, then how the last turn scored."""
+        return [*super().score_report(), *([self.last_explanation] if self.last_explanation else [])]
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over():
+            return None
+        return most_points_wins(self.totals)
+
+    def _seen(self, player: str | None) -> dict[str, Any]:
+        """What everyone may know in both modes, and `player`'s own vote (`view` adds each mode's
+        own)."""
+        outcome = self.outcome()
+        seen = {
+            "game": self.game,
+            "players": list(self.players),
+            "contando": self.contando,
+            "deck_size": self.deck_size,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "last_turn": self.is_last_turn(),
+            "storyteller": self.storyteller,
+            "clue": self.clue,
+            "hand_size": self.hand_size,
+            "cards_given": self.cards_given,
+            "cards_shown": self.cards_shown,
+            "draw_pile": self.draw_pile,
+            "voted": [voter for voter in self.voters if voter in self.votes],
+            "scores": self.scores(),
+            "winners": list(outcome.winners) if outcome else [],
+        }
+        if player is not None:
+            seen["player"] = player
+            seen["my_vote"] = self.votes.get(player)
+        return seen
