@@ -66,6 +66,14 @@ MIN_WINDOW = 10  # seconds: the encoder's shortest window
 MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
 SPEECH_ON, SPEECH_OFF = 0.5, 0.35  # Silero probabilities: speech starts above one, ends below the other
 BEAM = 2
+# The confirming pass (only with a context: see `set_context`)
+CONFIRM_BEAM = 5
+CONFIRM_WAIT = 1.0  # seconds of continued speech after which a confirmation runs anyway
+CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word and after its last
+LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
+PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
+HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's window
+STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
 MAX_COMPRESSION = 2.4
@@ -143,6 +151,29 @@ class _SpeechDetector:
         return np.asarray(out).reshape(-1)
 
 
+def _load(model: Path, threads: int) -> _ShortWindowWhisper:
+    folder = Path(model).expanduser()
+    if not (folder / "model.bin").is_file():
+        raise MissingModel(
+            f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
+            "folder (model.bin, config.json, tokenizer.json)."
+        )
+    try:
+        return _ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+    except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
+        raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+
+
+@dataclass(frozen=True)
+class _Confirmation:
+    """A finished utterance waiting to be decoded again: its audio from `start` (stream seconds,
+    with the margin) to its last word's `end`; `closed_at`, the stream sample where it closed."""
+
+    start: float
+    end: float
+    closed_at: int
+
+
 @dataclass(frozen=True)
 class _Word:
     text: str
@@ -184,19 +215,15 @@ class WhisperRecognizer:
 
     sample_rate = SAMPLE_RATE
 
-    def __init__(self, model: Path, sample_rate: int = SAMPLE_RATE, *, threads: int = 2):
+    def __init__(
+        self, model: Path, sample_rate: int = SAMPLE_RATE, *, threads: int = 2, confirming: Path | None = None
+    ):
+        """`model` streams; `confirming` (default: the same) makes the confirming pass."""
         check_rate(NAME, self.sample_rate, sample_rate)
-        folder = Path(model).expanduser()
-        if not (folder / "model.bin").is_file():
-            raise MissingModel(
-                f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
-                "folder (model.bin, config.json, tokenizer.json)."
-            )
-        try:
-            self._model = _ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
-        except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
-            raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+        self._model = _load(model, threads)
+        self._confirmer = self._model if confirming is None or confirming == model else _load(confirming, threads)
         self._vad = _SpeechDetector()
+        self._context: str | None = None
         self.reset()
 
     # -- the protocol ------------------------------------------------------------------------
@@ -214,12 +241,19 @@ class WhisperRecognizer:
         self._utterance: list[_Word] = []  # committed words of the utterance (hypothesis) in progress
         self._shown: tuple[str, ...] = ()  # words of the last partial hypothesis given out
         self._pending: list[Hypothesis] = []
+        self._recent = np.zeros(0, np.float32)  # the last HISTORY seconds of audio, for confirmations
+        self._recent_start = 0  # stream sample of self._recent[0]
+        self._jobs: list[_Confirmation] = []  # finished utterances waiting for their confirmation
+        self._closed_end = 0.0  # stream seconds: the end of the last word of the last utterance closed
+        self._said: list[str] = []  # the story's confirmed utterances, for the prompt
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:
         check_pcm(pcm)
         out, self._pending = self._pending, []
         samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
         self._audio = np.concatenate((self._audio, samples))
+        if self._context is not None:
+            self._keep(samples)
         for probability in self._vad.probabilities(samples):
             self._vad_at += _WINDOW
             out += self._judge(float(probability))
@@ -228,7 +262,7 @@ class WhisperRecognizer:
             if len(self._audio) > lead_in:
                 self._audio_start += len(self._audio) - lead_in
                 self._audio = self._audio[-lead_in:]
-        return out
+        return out + self._confirm_due()
 
     def finish(self) -> list[Hypothesis]:
         out, self._pending = self._pending, []
@@ -236,7 +270,14 @@ class WhisperRecognizer:
             out += self._end_utterance(self._audio_start + len(self._audio))
         self._vad.reset()
         self._vad_at = self._audio_start + len(self._audio)
-        return out
+        jobs, self._jobs = self._jobs, []
+        return out + self._confirm(jobs)
+
+    def set_context(self, text: str | None) -> None:
+        """The card's sentence primes the stream's decodes (`STREAM_PROMPT`) and, with the story's
+        confirmed sentences so far, each confirmation's; finished utterances are confirmed from
+        now on. None: no prompt, no confirmations (a dictated term or a clue is heard once)."""
+        self._context = " ".join(text.split()) if text is not None else None
 
     def knows(self, word: str) -> bool:
         return bool(re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)*'?", word))
@@ -317,10 +358,81 @@ class WhisperRecognizer:
         return out
 
     def _close(self, count: int) -> Hypothesis:
-        """A final hypothesis of the first `count` words of the utterance; the rest open the next."""
+        """A final hypothesis of the first `count` words of the utterance; the rest open the next.
+        With a context, the utterance waits for its confirmation."""
         words, self._utterance = self._utterance[:count], self._utterance[count:]
         self._shown = ()
+        if words and self._context is not None:
+            start = max(words[0].start - CONFIRM_MARGIN, (self._closed_end + words[0].start) / 2)
+            self._jobs.append(_Confirmation(start, words[-1].end, self._vad_at))
+        if words:
+            self._closed_end = words[-1].end
         return Hypothesis(tuple(w.heard() for w in words), final=True)
+
+    # -- the confirming pass -------------------------------------------------------------------
+    def _keep(self, samples: np.ndarray) -> None:
+        """Recent audio for confirmations: the last HISTORY seconds."""
+        self._recent = np.concatenate((self._recent, samples))
+        excess = len(self._recent) - int(HISTORY * self.sample_rate)
+        if excess > 0:
+            self._recent = self._recent[excess:]
+            self._recent_start += excess
+
+    def _confirm_due(self) -> list[Hypothesis]:
+        """Confirmations run as soon as the speaker is quiet, or once one has waited CONFIRM_WAIT
+        for a pause (then every one waiting runs, in order)."""
+        if not self._jobs:
+            return []
+        waited = self._vad_at - self._jobs[0].closed_at
+        quiet = not self._speaking or self._quiet_since is not None
+        if not quiet and waited < CONFIRM_WAIT * self.sample_rate:
+            return []
+        jobs, self._jobs = self._jobs, []
+        return self._confirm(jobs)
+
+    def _confirm(self, jobs: list[_Confirmation]) -> list[Hypothesis]:
+        """Finished utterances decoded again, whole: the full window, CONFIRM_BEAM, the card and
+        the story so far as the prompt; one hypothesis each, in order. The window costs the same
+        however little it holds, so utterances that waited together are decoded together (up to
+        the window): each takes the words from its start on."""
+        out: list[Hypothesis] = []
+        while jobs:
+            together = [job for job in jobs if job.end - jobs[0].start <= HISTORY - 2 * CONFIRM_MARGIN] or jobs[:1]
+            jobs = jobs[len(together) :]
+            words = self._decode_again(together[0].start, together[-1].end)
+            for job, following in zip(together, [*together[1:], None]):
+                own = [w for w in words if following is None or (w.start + w.end) / 2 < following.start]
+                words = words[len(own) :]
+                if own:
+                    self._said.append(" ".join(w.text for w in own))
+                out.append(Hypothesis(tuple(w.heard() for w in own), final=True, confirmed=True))
+        return out
+
+    def _decode_again(self, start: float, end: float) -> list[_Word]:
+        """The audio from `start` to the streamed last word's `end`, decoded whole. It goes on
+        CONFIRM_MARGIN after that word, or halfway to the next word heard, not to clip it; words
+        that start after the streamed last word did are the next utterance's start, or Whisper's
+        inventions in the silence after the utterance ("moment. We'll see you in the next video")."""
+        following = [w.start for w in (*self._utterance, *self._tentative) if w.start >= end]
+        stop = min(end + CONFIRM_MARGIN, (end + min(following, default=math.inf)) / 2)
+        first = max(int(start * self.sample_rate), self._recent_start)
+        last = min(int(stop * self.sample_rate), self._recent_start + len(self._recent))
+        audio = self._recent[first - self._recent_start : max(first, last) - self._recent_start]
+        if not len(audio):
+            return []
+        words = self._transcribe(
+            self._confirmer, audio, first / self.sample_rate, CONFIRM_BEAM, self._prompt(self._said), full=True
+        )
+        return [w for w in words if w.start < end - LATE_START]
+
+    def _prompt(self, said: list[str]) -> str | None:
+        """The card's sentence, then as much of `said` as fits in PROMPT_CHARS (whole words)."""
+        if self._context is None:
+            return None
+        story = " ".join(said)
+        if len(story) > PROMPT_CHARS:
+            story = story[-PROMPT_CHARS:].partition(" ")[2]
+        return " ".join(part for part in (self._context, story) if part)
 
     def _partial(self) -> list[Hypothesis]:
         texts = tuple(w.text for w in self._utterance)
@@ -363,21 +475,29 @@ class WhisperRecognizer:
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
-        self._model.frames = min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
-        segments, _ = self._model.transcribe(
+        prompt = self._prompt([]) if STREAM_PROMPT else None
+        return self._transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
+
+    def _transcribe(
+        self, model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
+    ) -> list[_Word]:
+        """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
+        the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
+        model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
+        segments, _ = model.transcribe(
             audio,
             language="en",
-            beam_size=BEAM,
+            beam_size=beam,
             temperature=0.0,
             condition_on_previous_text=False,
+            initial_prompt=prompt,
             word_timestamps=True,
             no_speech_threshold=NO_SPEECH,
             log_prob_threshold=LOW_LOGPROB,
             compression_ratio_threshold=MAX_COMPRESSION,
             max_new_tokens=int(len(audio) / self.sample_rate * MAX_TOKEN_RATE) + 16,
         )
-        offset = self._audio_start / self.sample_rate
-        limit = end / self.sample_rate
+        limit = offset + len(audio) / self.sample_rate
         words = []
         for segment in segments:
             if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):
