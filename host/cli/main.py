@@ -93,7 +93,10 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         help="the speech recognizer: whisper (the default) hears stories and clues with Whisper and commands with"
         " Vosk if an English Vosk model is installed, else PocketSphinx; vosk or pocketsphinx hear everything",
     )
-    speech.add_argument("--model", type=Path, default=None, help="a Whisper or Vosk model folder")
+    speech.add_argument(
+        "--model", type=Path, default=None, metavar="NAME|DIR",
+        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder",
+    )
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
     speech.add_argument(

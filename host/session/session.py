@@ -469,20 +469,21 @@ class Session:
             self.clock.start()
         elif not telling:
             self.clock.stop()
+        context = self.listener.context(self.state) if telling and self.listener is not None else None
         if self.voice is None:
-            self.source.listen(Listening(None, story=True) if telling else None)
+            self.source.listen(Listening(None, story=True, context=context) if telling else None)
             return
         grammar = None if telling or self._reading_aloud() or self.state.is_over() else self.voice.grammar(self.state)
-        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling))
+        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling, context=context))
 
     def _heard(self, heard: Heard) -> bool:
         """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
         questions), a card read aloud, or spoken commands; False when they stop the session.
         The storyteller's words are public: each finished utterance is printed as heard."""
         hypothesis = heard.hypothesis
-        if hypothesis.final and hypothesis.words:
+        if hypothesis.final and hypothesis.words and not hypothesis.confirmed:
             self.out.write(f"Heard: {hypothesis.text}")
-        if self._telling():
+        if self._telling() or hypothesis.confirmed:  # a confirmation is the story's, even once it is over
             return self._heard_story(heard)
         if self.voice is None or not hypothesis.final:
             return True
@@ -499,14 +500,18 @@ class Session:
 
     def _heard_story(self, heard: Heard) -> bool:
         """The story told: its words tick terms; a command needs the prefix word ("host, time left")."""
-        assert self.listener is not None
+        if self.listener is None:
+            return True
         hypothesis = heard.hypothesis
-        if self.voice is not None and hypothesis.final and not self._perform_all(self.voice.aside(self.state, hypothesis)):
+        telling = self._telling()
+        if (self.voice is not None and hypothesis.final and not hypothesis.confirmed
+                and not self._perform_all(self.voice.aside(self.state, hypothesis))):
             return False
-        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final):
-            if not self.listener.listening(self.state):  # Stop! was called
+        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final, hypothesis.confirmed):
+            if telling and not self.listener.listening(self.state):  # Stop! was called
                 break
-            self.out.stamp = "" if at is None else f"[{at:.1f} s] "
+            correction = "Correction: " if hypothesis.confirmed and action.verb == "untick" else ""
+            self.out.stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
             try:
                 if self.play(action) and action.verb == "tick":
                     self.out.earcon("tick")
