@@ -88,7 +88,7 @@ def main(argv: list[str]) -> int:
                         help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
     options = parser.parse_args(argv)
     try:
-        recognizer = open_recognizer(options.asr, options.model)
+        recognizer = open_recognizer(options.asr, options.model, live=not options.fast)
     except RecognizerError as error:
         print(f"storyhost demo: {error}", file=sys.stderr)
         return 1

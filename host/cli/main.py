@@ -204,7 +204,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     except SpeakerError as error:
         raise UsageError(str(error)) from error
     try:
-        recognizer = open_recognizer(options.asr, options.model)
+        recognizer = open_recognizer(options.asr, options.model, live=True)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
             raise UsageError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")

@@ -169,13 +169,16 @@ def open_recognizer(
     sample_rate: int = SAMPLE_RATE,
     *,
     confirming: Path | str | None = None,
+    live: bool = False,
 ) -> Recognizer:
     """A recognizer of `kind` for audio at `sample_rate`: "whisper" (None: the same) is Whisper
     for free speech and, for phrase lists, Vosk when an English Vosk model is found, else
     PocketSphinx; "vosk" and "pocketsphinx" are that one recognizer for both. `model` is a
     Whisper or a Vosk model folder, or a Whisper model's name ("base"); without `kind`, what the
     folder holds chooses. `confirming` is the Whisper model of the confirming pass (default:
-    `model` when given, else base: models.locate.locate_confirming)."""
+    `model` when given, else base: models.locate.locate_confirming). `live`: the audio comes at
+    its own pace (a microphone), and Whisper's confirmations run beside the stream, on a thread
+    of their own; else between chunks, so that a file is always heard the same way."""
     if kind not in (None, *KINDS):
         raise UnknownRecognizer(str(kind))
     model = None if model is None else Path(model)
@@ -194,7 +197,7 @@ def open_recognizer(
                     "folder, or use --asr whisper."
                 )
             return _vosk(folder, sample_rate)
-        return _whisper(model, None if confirming is None else Path(confirming), sample_rate)
+        return _whisper(model, None if confirming is None else Path(confirming), sample_rate, live)
     except ModelNotFound as error:
         raise MissingModel(str(error)) from error
     except DamagedModel as error:
@@ -217,7 +220,7 @@ def _vosk(folder: Path, sample_rate: int) -> Recognizer:
     return VoskRecognizer(folder, sample_rate)
 
 
-def _whisper(model: Path | None, confirming: Path | None, sample_rate: int) -> Recognizer:
+def _whisper(model: Path | None, confirming: Path | None, sample_rate: int, live: bool) -> Recognizer:
     from host.speech.split_recognizer import SplitRecognizer
     from host.speech.whisper_recognizer import WhisperRecognizer
 
@@ -228,7 +231,8 @@ def _whisper(model: Path | None, confirming: Path | None, sample_rate: int) -> R
         check_before_loading(confirmer)
     grammar_model = find_vosk_model()
     grammar = _pocketsphinx(sample_rate) if grammar_model is None else _vosk(grammar_model, sample_rate)
-    return SplitRecognizer(WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path), grammar)
+    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live)
+    return SplitRecognizer(whisper, grammar)
 
 
 def main(argv: list[str]) -> int:

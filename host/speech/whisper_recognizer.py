@@ -27,13 +27,22 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   itself rates as repetitive (compression ratio) or as no speech, known caption phrases that
   make up a whole segment ("Thank you for watching."), and repetition loops.
 
+With a context (`set_context`: a story's card), every finished utterance is decoded once more
+as a whole (`_Confirmer`): Whisper's full window and a wider beam, the card and the story's
+confirmed sentences as the prompt. The stream misses words the model hears that way (on the
+spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base confirming).
+Confirmations run on the caller's thread, between chunks (deterministic: files), or on a thread
+of their own (`background`: a microphone), so that they never hold the stream up.
+
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
 """
 from __future__ import annotations
 
 import math
+import queue
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,9 +123,20 @@ class FreeSpeechOnly(RecognizerError):
 
 class _ShortWindowWhisper(WhisperModel):
     """Encodes `frames` mel frames (10 ms each) instead of the 30 s window faster-whisper pads
-    every segment to; the padding's encoder work is what makes a short buffer slow."""
+    every segment to; the padding's encoder work is what makes a short buffer slow. The stream
+    and the confirmations may share the model from two threads: each sets its own window."""
 
-    frames = 3000
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._window = threading.local()
+
+    @property
+    def frames(self) -> int:
+        return getattr(self._window, "frames", 3000)
+
+    @frames.setter
+    def frames(self, frames: int) -> None:
+        self._window.frames = frames
 
     def encode(self, features: np.ndarray) -> ctranslate2.StorageView:
         return super().encode(features[..., : self.frames])
@@ -216,12 +236,20 @@ class WhisperRecognizer:
     sample_rate = SAMPLE_RATE
 
     def __init__(
-        self, model: Path, sample_rate: int = SAMPLE_RATE, *, threads: int = 2, confirming: Path | None = None
+        self,
+        model: Path,
+        sample_rate: int = SAMPLE_RATE,
+        *,
+        threads: int = 2,
+        confirming: Path | None = None,
+        background: bool = False,
     ):
-        """`model` streams; `confirming` (default: the same) makes the confirming pass."""
+        """`model` streams; `confirming` (default: the same) makes the confirming pass, on a
+        thread of its own with `background`."""
         check_rate(NAME, self.sample_rate, sample_rate)
         self._model = _load(model, threads)
-        self._confirmer = self._model if confirming is None or confirming == model else _load(confirming, threads)
+        confirmer = self._model if confirming is None or confirming == model else _load(confirming, threads)
+        self._confirmer = _Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
         self._context: str | None = None
         self.reset()
@@ -245,7 +273,7 @@ class WhisperRecognizer:
         self._recent_start = 0  # stream sample of self._recent[0]
         self._jobs: list[_Confirmation] = []  # finished utterances waiting for their confirmation
         self._closed_end = 0.0  # stream seconds: the end of the last word of the last utterance closed
-        self._said: list[str] = []  # the story's confirmed utterances, for the prompt
+        self._confirmer.reset()
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:
         check_pcm(pcm)
@@ -262,7 +290,7 @@ class WhisperRecognizer:
             if len(self._audio) > lead_in:
                 self._audio_start += len(self._audio) - lead_in
                 self._audio = self._audio[-lead_in:]
-        return out + self._confirm_due()
+        return out + self._confirm_due() + self._confirmer.collect(wait=False)
 
     def finish(self) -> list[Hypothesis]:
         out, self._pending = self._pending, []
@@ -271,7 +299,7 @@ class WhisperRecognizer:
         self._vad.reset()
         self._vad_at = self._audio_start + len(self._audio)
         jobs, self._jobs = self._jobs, []
-        return out + self._confirm(jobs)
+        return out + self._confirm(jobs) + self._confirmer.collect(wait=True)
 
     def set_context(self, text: str | None) -> None:
         """The card's sentence primes the stream's decodes (`STREAM_PROMPT`) and, with the story's
@@ -391,48 +419,27 @@ class WhisperRecognizer:
         return self._confirm(jobs)
 
     def _confirm(self, jobs: list[_Confirmation]) -> list[Hypothesis]:
-        """Finished utterances decoded again, whole: the full window, CONFIRM_BEAM, the card and
-        the story so far as the prompt; one hypothesis each, in order. The window costs the same
-        however little it holds, so utterances that waited together are decoded together (up to
-        the window): each takes the words from its start on."""
+        """The jobs to the confirmer; what it already confirmed (on this thread). The window costs
+        the same however little it holds, so utterances that waited together go together (up to
+        the window)."""
         out: list[Hypothesis] = []
         while jobs:
             together = [job for job in jobs if job.end - jobs[0].start <= HISTORY - 2 * CONFIRM_MARGIN] or jobs[:1]
             jobs = jobs[len(together) :]
-            words = self._decode_again(together[0].start, together[-1].end)
-            for job, following in zip(together, [*together[1:], None]):
-                own = [w for w in words if following is None or (w.start + w.end) / 2 < following.start]
-                words = words[len(own) :]
-                if own:
-                    self._said.append(" ".join(w.text for w in own))
-                out.append(Hypothesis(tuple(w.heard() for w in own), final=True, confirmed=True))
+            out += self._confirmer.submit(self._batch(together))
         return out
 
-    def _decode_again(self, start: float, end: float) -> list[_Word]:
-        """The audio from `start` to the streamed last word's `end`, decoded whole. It goes on
-        CONFIRM_MARGIN after that word, or halfway to the next word heard, not to clip it; words
-        that start after the streamed last word did are the next utterance's start, or Whisper's
-        inventions in the silence after the utterance ("moment. We'll see you in the next video")."""
+    def _batch(self, jobs: list[_Confirmation]) -> _Batch:
+        """The jobs' audio, from the first one's start to CONFIRM_MARGIN after the streamed last
+        word, or halfway to the next word heard (not to clip that word)."""
+        end = jobs[-1].end
         following = [w.start for w in (*self._utterance, *self._tentative) if w.start >= end]
         stop = min(end + CONFIRM_MARGIN, (end + min(following, default=math.inf)) / 2)
-        first = max(int(start * self.sample_rate), self._recent_start)
-        last = min(int(stop * self.sample_rate), self._recent_start + len(self._recent))
-        audio = self._recent[first - self._recent_start : max(first, last) - self._recent_start]
-        if not len(audio):
-            return []
-        words = self._transcribe(
-            self._confirmer, audio, first / self.sample_rate, CONFIRM_BEAM, self._prompt(self._said), full=True
-        )
-        return [w for w in words if w.start < end - LATE_START]
-
-    def _prompt(self, said: list[str]) -> str | None:
-        """The card's sentence, then as much of `said` as fits in PROMPT_CHARS (whole words)."""
-        if self._context is None:
-            return None
-        story = " ".join(said)
-        if len(story) > PROMPT_CHARS:
-            story = story[-PROMPT_CHARS:].partition(" ")[2]
-        return " ".join(part for part in (self._context, story) if part)
+        first = max(int(jobs[0].start * self.sample_rate), self._recent_start)
+        last = max(first, min(int(stop * self.sample_rate), self._recent_start + len(self._recent)))
+        audio = self._recent[first - self._recent_start : last - self._recent_start].copy()
+        starts = tuple(job.start for job in jobs)
+        return _Batch(audio, first / self.sample_rate, starts, end, self._context or "", self._confirmer.story)
 
     def _partial(self) -> list[Hypothesis]:
         texts = tuple(w.text for w in self._utterance)
@@ -475,45 +482,141 @@ class WhisperRecognizer:
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
-        prompt = self._prompt([]) if STREAM_PROMPT else None
-        return self._transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
+        prompt = (self._context or None) if STREAM_PROMPT else None  # the card's sentence
+        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
 
-    def _transcribe(
-        self, model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
-    ) -> list[_Word]:
-        """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
-        the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
-        model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
-        segments, _ = model.transcribe(
-            audio,
-            language="en",
-            beam_size=beam,
-            temperature=0.0,
-            condition_on_previous_text=False,
-            initial_prompt=prompt,
-            word_timestamps=True,
-            no_speech_threshold=NO_SPEECH,
-            log_prob_threshold=LOW_LOGPROB,
-            compression_ratio_threshold=MAX_COMPRESSION,
-            max_new_tokens=int(len(audio) / self.sample_rate * MAX_TOKEN_RATE) + 16,
+
+class _Confirmer:
+    """Decodes finished utterances again (batch after batch, in order) with Whisper's full window
+    and CONFIRM_BEAM, the card and the story's confirmed sentences so far (at most PROMPT_CHARS)
+    as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
+    `background` on its own, whose results the caller collects as they come."""
+
+    def __init__(self, model: _ShortWindowWhisper, background: bool) -> None:
+        self._model = model
+        self._background = background
+        self.story = 0  # which story the caller is hearing (a reset starts the next)
+        self._heard_story = -1  # the story of `self._said` (the decoding thread's)
+        self._said: list[str] = []
+        self._todo: queue.Queue[_Batch] = queue.Queue()
+        self._done: queue.Queue[tuple[int, list[Hypothesis] | Exception]] = queue.Queue()
+        self._waiting = 0  # batches on the thread, not collected yet
+        self._thread: threading.Thread | None = None
+
+    def reset(self) -> None:
+        """What is on its way belongs to a story that is over: it is dropped."""
+        self.story += 1
+
+    def submit(self, batch: _Batch) -> list[Hypothesis]:
+        """The batch's confirmations, or (background) none yet."""
+        if not self._background:
+            return self._confirm(batch)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="whisper-confirming", daemon=True)
+            self._thread.start()
+        self._todo.put(batch)
+        self._waiting += 1
+        return []
+
+    def collect(self, wait: bool) -> list[Hypothesis]:
+        """The confirmations done on the thread (with `wait`, all of those on their way)."""
+        out: list[Hypothesis] = []
+        while self._waiting:
+            try:
+                story, result = self._done.get(block=wait)
+            except queue.Empty:
+                break
+            self._waiting -= 1
+            if isinstance(result, Exception):
+                raise result
+            if story == self.story:
+                out += result
+        return out
+
+    def _work(self) -> None:
+        while True:
+            batch = self._todo.get()
+            try:
+                self._done.put((batch.story, self._confirm(batch)))
+            except Exception as error:  # handed to the caller's thread, which raises it
+                self._done.put((batch.story, error))
+
+    def _confirm(self, batch: _Batch) -> list[Hypothesis]:
+        """Words that start after the streamed last word did are the next utterance's start, or
+        Whisper's inventions in the silence after the utterance ("moment. We'll see you in the
+        next video"). Each utterance takes the words from its start on."""
+        if batch.story != self._heard_story:
+            self._heard_story, self._said = batch.story, []
+        words = [] if not len(batch.audio) else _transcribe(
+            self._model, batch.audio, batch.offset, CONFIRM_BEAM, self._prompt(batch.context), full=True
         )
-        limit = offset + len(audio) / self.sample_rate
-        words = []
-        for segment in segments:
-            if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):
-                continue
-            if segment.no_speech_prob > NO_SPEECH and segment.avg_logprob < LOW_LOGPROB:
-                continue
-            pieces: list[_Word] = []
-            for w in segment.words or ():
-                text = _TRAILING_OFF.sub("", w.word.strip())
-                if pieces and text.startswith("-"):  # faster-whisper splits "cold-hearted" at "-"
-                    last = pieces.pop()
-                    pieces.append(_Word(last.text + text, last.start, min(offset + w.end, limit), min(last.probability, w.probability)))
-                elif _key(text):
-                    pieces.append(_Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
-            words += _unlooped(pieces)
-        return words
+        words = [w for w in words if w.start < batch.end - LATE_START]
+        out = []
+        for following in [*batch.starts[1:], None]:
+            own = [w for w in words if following is None or (w.start + w.end) / 2 < following]
+            words = words[len(own) :]
+            if own:
+                self._said.append(" ".join(w.text for w in own))
+            out.append(Hypothesis(tuple(w.heard() for w in own), final=True, confirmed=True))
+        return out
+
+    def _prompt(self, context: str) -> str | None:
+        """The card's sentence, then as much of the story as fits in PROMPT_CHARS (whole words)."""
+        story = " ".join(self._said)
+        if len(story) > PROMPT_CHARS:
+            story = story[-PROMPT_CHARS:].partition(" ")[2]
+        return " ".join(part for part in (context, story) if part) or None
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Finished utterances to decode again together: their audio, from `offset` stream seconds;
+    each utterance's start; the streamed last word's end; the card's sentence; the story."""
+
+    audio: np.ndarray
+    offset: float
+    starts: tuple[float, ...]
+    end: float
+    context: str
+    story: int
+
+
+def _transcribe(
+    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
+) -> list[_Word]:
+    """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
+    the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
+    model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
+    segments, _ = model.transcribe(
+        audio,
+        language="en",
+        beam_size=beam,
+        temperature=0.0,
+        condition_on_previous_text=False,
+        initial_prompt=prompt,
+        word_timestamps=True,
+        no_speech_threshold=NO_SPEECH,
+        log_prob_threshold=LOW_LOGPROB,
+        compression_ratio_threshold=MAX_COMPRESSION,
+        max_new_tokens=int(len(audio) / SAMPLE_RATE * MAX_TOKEN_RATE) + 16,
+    )
+    limit = offset + len(audio) / SAMPLE_RATE
+    words = []
+    for segment in segments:
+        if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):
+            continue
+        if segment.no_speech_prob > NO_SPEECH and segment.avg_logprob < LOW_LOGPROB:
+            continue
+        pieces: list[_Word] = []
+        for w in segment.words or ():
+            text = _TRAILING_OFF.sub("", w.word.strip())
+            if pieces and text.startswith("-"):  # faster-whisper splits "cold-hearted" at "-"
+                last = pieces.pop()
+                pieces.append(_Word(last.text + text, last.start, min(offset + w.end, limit), min(last.probability, w.probability)))
+            elif _key(text):
+                pieces.append(_Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
+        words += _unlooped(pieces)
+    return words
 
 
 def _caption(text: str) -> bool:
