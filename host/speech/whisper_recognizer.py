@@ -44,6 +44,7 @@ import queue
 import re
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,6 +172,13 @@ class _SpeechDetector:
         return np.asarray(out).reshape(-1)
 
 
+def _load_into(future: Future[_ShortWindowWhisper], model: Path, threads: int) -> None:
+    try:
+        future.set_result(_load(model, threads))
+    except Exception as error:  # raised where the model is first used, whatever it is
+        future.set_exception(error)
+
+
 def _load(model: Path, threads: int) -> _ShortWindowWhisper:
     folder = Path(model).expanduser()
     if not (folder / "model.bin").is_file():
@@ -245,10 +253,15 @@ class WhisperRecognizer:
         background: bool = False,
     ):
         """`model` streams; `confirming` (default: the same) makes the confirming pass, on a
-        thread of its own with `background`."""
+        thread of its own with `background`. A second model loads on a thread of its own while
+        the caller goes on (launch to listening): the first confirmation waits for it."""
         check_rate(NAME, self.sample_rate, sample_rate)
         self._model = _load(model, threads)
-        confirmer = self._model if confirming is None or confirming == model else _load(confirming, threads)
+        confirmer: Future[_ShortWindowWhisper] = Future()
+        if confirming is None or confirming == model:
+            confirmer.set_result(self._model)
+        else:
+            threading.Thread(target=_load_into, args=(confirmer, confirming, threads), name="whisper-loading", daemon=True).start()
         self._confirmer = _Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
         self._context: str | None = None
@@ -492,7 +505,7 @@ class _Confirmer:
     as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
     `background` on its own, whose results the caller collects as they come."""
 
-    def __init__(self, model: _ShortWindowWhisper, background: bool) -> None:
+    def __init__(self, model: Future[_ShortWindowWhisper], background: bool) -> None:
         self._model = model
         self._background = background
         self.story = 0  # which story the caller is hearing (a reset starts the next)
@@ -548,7 +561,7 @@ class _Confirmer:
         if batch.story != self._heard_story:
             self._heard_story, self._said = batch.story, []
         words = [] if not len(batch.audio) else _transcribe(
-            self._model, batch.audio, batch.offset, CONFIRM_BEAM, self._prompt(batch.context), full=True
+            self._model.result(), batch.audio, batch.offset, CONFIRM_BEAM, self._prompt(batch.context), full=True
         )
         words = [w for w in words if w.start < batch.end - LATE_START]
         out = []
