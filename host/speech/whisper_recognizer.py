@@ -39,6 +39,7 @@ words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the t
 """
 from __future__ import annotations
 
+import atexit
 import math
 import queue
 import re
@@ -254,14 +255,15 @@ class WhisperRecognizer:
     ):
         """`model` streams; `confirming` (default: the same) makes the confirming pass, on a
         thread of its own with `background`. A second model loads on a thread of its own while
-        the caller goes on (launch to listening): the first confirmation waits for it."""
+        the caller goes on (launch to listening): the first confirmation waits for it, and so does
+        the end of the process (CTranslate2 aborts one that ends while it loads)."""
         check_rate(NAME, self.sample_rate, sample_rate)
         self._model = _load(model, threads)
         confirmer: Future[_ShortWindowWhisper] = Future()
         if confirming is None or confirming == model:
             confirmer.set_result(self._model)
         else:
-            threading.Thread(target=_load_into, args=(confirmer, confirming, threads), name="whisper-loading", daemon=True).start()
+            threading.Thread(target=_load_into, args=(confirmer, confirming, threads), name="whisper-loading").start()
         self._confirmer = _Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
         self._context: str | None = None
@@ -515,6 +517,8 @@ class _Confirmer:
         self._done: queue.Queue[tuple[int, list[Hypothesis] | Exception]] = queue.Queue()
         self._waiting = 0  # batches on the thread, not collected yet
         self._thread: threading.Thread | None = None
+        self._decoding = threading.Lock()  # held by the thread while it decodes
+        self._closing = False
 
     def reset(self) -> None:
         """What is on its way belongs to a story that is over: it is dropped."""
@@ -527,6 +531,7 @@ class _Confirmer:
         if self._thread is None:
             self._thread = threading.Thread(target=self._work, name="whisper-confirming", daemon=True)
             self._thread.start()
+            atexit.register(self._close)
         self._todo.put(batch)
         self._waiting += 1
         return []
@@ -549,10 +554,20 @@ class _Confirmer:
     def _work(self) -> None:
         while True:
             batch = self._todo.get()
-            try:
-                self._done.put((batch.story, self._confirm(batch)))
-            except Exception as error:  # handed to the caller's thread, which raises it
-                self._done.put((batch.story, error))
+            with self._decoding:
+                if self._closing:
+                    return
+                try:
+                    self._done.put((batch.story, self._confirm(batch)))
+                except Exception as error:  # handed to the caller's thread, which raises it
+                    self._done.put((batch.story, error))
+
+    def _close(self) -> None:
+        """At the process's end: the decode under way is finished (CTranslate2 aborts a process
+        that ends in one), the rest dropped."""
+        self._closing = True
+        with self._decoding:
+            pass
 
     def _confirm(self, batch: _Batch) -> list[Hypothesis]:
         """Words that start after the streamed last word did are the next utterance's start, or
