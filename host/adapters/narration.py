@@ -68,21 +68,33 @@ class NarrationListener:
         actions = self._actions(state, tracker.update(words, final))
         return actions + (self._questions(state, words) if final else [])
 
+    def after_stop(self, state: GameState) -> list[tuple[Action, float | None]]:
+        """Once Stop! was called: the ticks of words said after the word that called it, taken
+        back (a confirmation that completed a fifth term came after them)."""
+        stop = self._stop(state)
+        if stop is None or self._tracker is None:
+            return []
+        events = [replace(tick, ticked=False) for ticks in self._tracker.ticked().values() for tick in ticks
+                  if tick is not None and tick.time is not None and tick.time > stop]
+        return self._actions(state, events)
+
     def _late(self, state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:
-        """A confirmation after the story ended (in review): its changes up to the end, and after
-        Stop! the ticks heard only after the word that called it taken back."""
+        """A confirmation after the story ended (in review): its changes up to the end."""
         if state.view(None).get("phase") != Phase.REVIEW or self._tracker is None:
             return []
-        events = self._tracker.confirm(words)
-        ticked = self._tracker.ticked()
-        ends = [max(tick.time or 0.0 for tick in ticks if tick) for player, ticks in ticked.items()
+        stop = self._stop(state)
+        changes = [(action, at) for action, at in self._actions(state, self._tracker.confirm(words))
+                   if stop is None or at is None or at <= stop or action.verb == "untick"]
+        return changes + self.after_stop(state)
+
+    def _stop(self, state: GameState) -> float | None:
+        """When in the story the word that called Stop! ended (None: no Stop!): the latest tick of
+        the first player to have all five ticked, as heard."""
+        if self._tracker is None:
+            return None
+        ends = [max(tick.time or 0.0 for tick in ticks if tick) for player, ticks in self._tracker.ticked().items()
                 if len(ticks) == TERMS_PER_PLAYER and all(ticks) and len(self._ticked(state, player)) == TERMS_PER_PLAYER]
-        stop = min(ends, default=None)  # None: the sand timer ended the story
-        if stop is not None:
-            events += [replace(tick, ticked=False) for ticks in ticked.values() for tick in ticks
-                       if tick is not None and tick.time is not None and tick.time > stop]
-        return [(action, at) for action, at in self._actions(state, events)
-                if stop is None or at is None or at <= stop or action.verb == "untick"]
+        return min(ends, default=None)
 
     @staticmethod
     def _questions(state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:

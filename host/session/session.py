@@ -507,17 +507,26 @@ class Session:
         if (self.voice is not None and hypothesis.final and not hypothesis.confirmed
                 and not self._perform_all(self.voice.aside(self.state, hypothesis))):
             return False
-        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final, hypothesis.confirmed):
+        heard_actions = self.listener.hear(self.state, hypothesis.words, hypothesis.final, hypothesis.confirmed)
+        self._play_heard(heard_actions, telling, correcting=hypothesis.confirmed)
+        if telling and not self.listener.listening(self.state):  # Stop!: what was said after its word does not count
+            self._play_heard(self.listener.after_stop(self.state), telling=False, correcting=True)
+        return True
+
+    def _play_heard(self, actions: list[tuple[Action, float | None]], telling: bool, correcting: bool) -> None:
+        """Ticks and unticks heard, each printed with its time in the story (an untick of a
+        confirmation as a correction), until Stop! while the story was told."""
+        assert self.listener is not None
+        for action, at in actions:
             if telling and not self.listener.listening(self.state):  # Stop! was called
                 break
-            correction = "Correction: " if hypothesis.confirmed and action.verb == "untick" else ""
+            correction = "Correction: " if correcting and action.verb == "untick" else ""
             self.out.stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
             try:
                 if self.play(action) and action.verb == "tick":
                     self.out.earcon("tick")
             finally:
                 self.out.stamp = ""
-        return True
 
     def _reading_aloud(self) -> bool:
         """A person is to read the Storytelling card aloud, and no question waits for an answer."""
