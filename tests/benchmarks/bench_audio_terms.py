@@ -39,6 +39,8 @@ sox synth, table talk in three voices), tracked against every term of the corpus
 of every figure against the targets of issue 19 (old: the stream alone; new: the policy the host
 uses, nlp.reconcile.WITHDRAW_AT). The peak memory printed is this process's, with every
 recognizer loaded: the live round's is tests/benchmarks/bench_live.py's.
+--cards tells each story after a card's sentence of the built-in deck (one on which none of its
+terms is), and compares the stories heard without a context and with the card as the context.
 --live feeds each story in real time to a recognizer opened live (its confirmations on their
 own thread, as in a game): the live clock is then the wall clock. --right-context N measures what
 nlp.ticks.RIGHT_CONTEXT = N would give; --mistakes lists every wrong judgement with the final
@@ -48,6 +50,7 @@ transcripts.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import resource
@@ -144,21 +147,41 @@ class ConfirmationClock:
 
 
 def recording(story: dict[str, Any], voice: str) -> Path:
-    speech = synthesize(_SENTENCE_END.split(story["story"].strip()), CACHE, voice.removesuffix("+talk"), gap=PAUSE)
+    """The story in the voice; after its card's sentence, read aloud first, when it has one."""
+    card = [story["card"].rstrip(".…")] if story.get("card") else []
+    speech = synthesize(card + _SENTENCE_END.split(story["story"].strip()), CACHE, voice.removesuffix("+talk"), gap=PAUSE)
     return with_talk(speech, CACHE) if voice == TALK else speech
 
 
+def with_cards(referee: TermReferee, stories: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each story with a card of the built-in deck, in turn (the normal side, then the quirky
+    side of the next card, and so on), passing over a card on which one of the story's terms is:
+    in a game such a term is refused."""
+    deck = [side for card in json.loads((ROOT / "host" / "decks" / "stories.json").read_text())["cards"]
+            for side in (card["normal"], card["quirky"])]
+    out, turn = [], 0
+    for story in stories:
+        terms = story["ticked"] + story["not_ticked"]
+        while any(referee.check(term, deck[turn % len(deck)]).code == "on_card" for term in terms):
+            turn += 1
+        out.append({**story, "card": deck[turn % len(deck)]})
+        turn += 1
+    return out
+
+
 def listen(story: dict[str, Any], audio: Path, recognizer: Recognizer, clock: ConfirmationClock,
-           realtime: bool = False) -> HeardStory:
+           realtime: bool = False, context: str | None = "") -> HeardStory:
     """The story through the recognizer chunk by chunk, as hear() does, timing each call: the live
     clock of a hypothesis is when its call returned had every chunk come in at its audio time (a
     stream hypothesis comes out before the confirmations of the same call ran). `realtime` feeds
     each chunk at its time, as a microphone does, and the live clock is the wall clock (a
-    recognizer opened live confirms in the background)."""
+    recognizer opened live confirms in the background). `context` is the story's (None: none, and
+    no confirmations)."""
     source = FileSource(audio, recognizer.sample_rate)
     chunks = list(source)  # converted before the clock starts: only the recognizer is timed
     source.close()
     recognizer.reset()
+    recognizer.set_context(context)
     told = HeardStory(story, source.duration, 0.0, 0.0, [])
     if realtime:
         return _listen_realtime(told, chunks, recognizer)
@@ -418,8 +441,10 @@ class Run:
 
 
 def run(asr: str, voice: str, recognizer: Recognizer, clock: ConfirmationClock, stories: list[dict[str, Any]],
-        referee: TermReferee, realtime: bool = False) -> Run:
-    told = [listen(story, recording(story, voice), recognizer, clock, realtime) for story in stories]
+        referee: TermReferee, realtime: bool = False, context: Callable[[dict[str, Any]], str | None] = lambda story: "") -> Run:
+    """Every story heard, with the context given for it: by default an empty one (the corpus has no
+    cards; with --cards, see `cards`)."""
+    told = [listen(story, recording(story, voice), recognizer, clock, realtime, context(story)) for story in stories]
     scores, rows = {}, {}
     for policy in POLICIES:
         scores[policy] = score(referee, told, policy)
@@ -490,7 +515,7 @@ def non_speech() -> dict[str, Path]:
 def ticks_from(sound: Path, recognizer: Recognizer, clock: ConfirmationClock, referee: TermReferee,
                terms: list[str], policies: tuple[Policy, ...], **options: Any) -> dict[Policy, list[str]]:
     """What each policy ticks, tracking every term, in a sound where none is said: "term ('evidence')"."""
-    told = listen({"story": "", "ticked": [], "not_ticked": terms}, sound, recognizer, clock)
+    told = listen({"story": "", "ticked": [], "not_ticked": terms}, sound, recognizer, clock, context="")
     return {policy: [f"{timed.event.term!r} ({timed.event.evidence!r})"
                      for timed in judge(referee, told, policy, **options)[1] if timed.event.ticked]
             for policy in policies}
@@ -547,6 +572,22 @@ def table(runs: list[Run], voices: list[str], quiet: dict[str, Quiet]) -> bool:
     return met
 
 
+def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: TermReferee) -> int:
+    """--cards: Whisper hears each story, told after its card's sentence, without a context (the
+    host before issue 19) and with the card as the context (the stream primed by the card, and
+    its confirmations); judgement accuracy side by side."""
+    recognizer = open_recognizer("whisper", args.model, confirming=args.confirming, live=args.live)
+    clock = ConfirmationClock(recognizer)
+    print("\n| voice, stories after a card | no context, the stream (old) | the card: the stream alone | "
+          "the card: with its confirmations (new) |\n|---|---|---|---|")
+    for voice in args.voices:
+        old = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: None)
+        new = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: story["card"])
+        cells = [old.scores[STREAM], new.scores[STREAM], new.scores[HOST]]
+        print(f"| {voice} | " + " | ".join(f"{cell.accuracy:.3f} ({cell.wrong} wrong)" for cell in cells) + " |", flush=True)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
@@ -557,6 +598,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--live", action="store_true",
                         help="feed the audio in real time to a recognizer opened live (confirmations in the background)")
     parser.add_argument("--mistakes", action="store_true", help="list every wrong judgement with what was heard")
+    parser.add_argument("--cards", action="store_true",
+                        help="each story told after a card's sentence of the built-in deck: heard without a context, "
+                             "and with the card as the context")
     parser.add_argument(
         "--right-context", type=int, metavar="N", help="what if nlp.ticks.RIGHT_CONTEXT were N (words after a noun+noun)"
     )
@@ -568,13 +612,17 @@ def main(argv: list[str]) -> int:
         nlp.ticks.RIGHT_CONTEXT = args.right_context
     kinds = args.asr or english_kinds(Path(args.model) if args.model else None)
     CACHE.mkdir(exist_ok=True)
+    referee = load_referee()
     stories = [story for story in load("ticking")["stories"] if not story.get("typed_only")][:: args.every]
+    if args.cards:
+        stories = with_cards(referee, stories)
     print(f"synthesizing {len(stories)} stories in {', '.join(args.voices)} into {CACHE} (cached)...", flush=True)
     for voice in args.voices:
         for story in stories:
             recording(story, voice)
+    if args.cards:
+        return cards(args, stories, referee)
     sounds = non_speech()
-    referee = load_referee()
     terms = sorted({term for story in load("ticking")["stories"] for term in story["ticked"] + story["not_ticked"]})
     runs: list[Run] = []
     quiet: dict[str, Quiet] = {}
@@ -585,7 +633,6 @@ def main(argv: list[str]) -> int:
         except RecognizerError as error:
             print(f"{kind}: skipped: {error}")
             continue
-        recognizer.set_context("")  # a story without a card: its confirmations are primed by its own sentences
         clock = ConfirmationClock(recognizer)
         for voice in args.voices:
             runs.append(run(kind, voice, recognizer, clock, stories, referee, args.live))
