@@ -40,6 +40,7 @@ words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the t
 from __future__ import annotations
 
 import atexit
+import ctypes
 import math
 import queue
 import re
@@ -173,11 +174,33 @@ class _SpeechDetector:
         return np.asarray(out).reshape(-1)
 
 
+def _glibc() -> ctypes.CDLL | None:
+    """The C library when it is glibc, whose malloc_trim hands freed memory back; else None."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _glibc()
+
+
+def _give_back_memory() -> None:
+    """Hand the memory freed since (models loaded, the last decode) back to the system, so that a
+    whole-window decode's working memory (its beams' attention over 1,500 frames: about 180 MB
+    with base) is not added to it: glibc keeps what is freed unless asked (bench_live.py's peak
+    memory of a live round). Elsewhere, nothing to do."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
 def _load_into(future: Future[_ShortWindowWhisper], model: Path, threads: int) -> None:
     try:
         future.set_result(_load(model, threads))
     except Exception as error:  # raised where the model is first used, whatever it is
         future.set_exception(error)
+    _give_back_memory()  # what loading needed (the file's float16 weights made int8)
 
 
 def _load(model: Path, threads: int) -> _ShortWindowWhisper:
@@ -575,9 +598,11 @@ class _Confirmer:
         next video"). Each utterance takes the words from its start on."""
         if batch.story != self._heard_story:
             self._heard_story, self._said = batch.story, []
+        _give_back_memory()
         words = [] if not len(batch.audio) else _transcribe(
             self._model.result(), batch.audio, batch.offset, CONFIRM_BEAM, self._prompt(batch.context), full=True
         )
+        _give_back_memory()
         words = [w for w in words if w.start < batch.end - LATE_START]
         out = []
         for following in [*batch.starts[1:], None]:
