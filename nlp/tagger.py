@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy
+
 if TYPE_CHECKING:
-    import numpy
     from numpy.typing import NDArray
 
 try:
@@ -64,19 +65,34 @@ class ContextTagger:
         self._tagger = tagger
         self._labels: tuple[str, ...] = tuple(self._tagger.labels)
         self._lexicon = lexicon
-        cache_methods(self, ("tags",), 16384)
+        cache_methods(self, ("tags", "chances", "_scores"), 16384)
 
     def tags(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """One Penn tag per word of a lowercase word sequence (no punctuation)."""
+        return tuple(self._best(word, row) for word, row in zip(words, self._scores(words)))
+
+    def chances(self, words: tuple[str, ...], i: int, tags: frozenset[str]) -> float:
+        """How likely word `i` is to have one of `tags` in this context: the tagger's probability
+        of those tags among the tags the lexicon allows the word. A capitalised word is tagged
+        as written ("in May": a name) and judged by its lowercase forms."""
+        row = self._scores(words)[i]
+        allowed = self._allowed(words[i].lower())
+        chosen = [j for j, label in enumerate(self._labels) if not allowed or label in allowed]
+        weights = numpy.exp(row[chosen] - row[chosen].max())
+        return float(sum(w for j, w in zip(chosen, weights) if self._labels[j] in tags) / weights.sum())
+
+    def _scores(self, words: tuple[str, ...]) -> NDArray[numpy.floating[Any]]:
         doc = self._tok2vec(Doc(self._vocab, words=list(words)))
-        scores = self._tagger.model.predict([doc])[0]
-        return tuple(self._best(word, row) for word, row in zip(words, scores))
+        return self._tagger.model.predict([doc])[0]  # type: ignore[no-any-return]
+
+    def _allowed(self, word: str) -> frozenset[str] | None:
+        """The tags the lexicon allows a lowercase word (None: any)."""
+        allowed = None if is_function_word(word, self._lexicon) else self._lexicon.tags(word)
+        return allowed | {"CD"} if allowed is not None and word in NUMBERS else allowed
 
     def _best(self, word: str, row: NDArray[numpy.floating[Any]]) -> str:
         """The best scoring tag among those the lexicon allows."""
-        allowed = None if is_function_word(word, self._lexicon) else self._lexicon.tags(word)
-        if allowed is not None and word in NUMBERS:
-            allowed = allowed | {"CD"}
+        allowed = self._allowed(word)
         ranked = sorted(range(len(self._labels)), key=lambda i: -float(row[i]))
         for i in ranked:
             if not allowed or self._labels[i] in allowed:

@@ -16,6 +16,10 @@ that is when
   around is a verb, a second noun that can be a verb agreeing with the first is that verb
   ("the ship | sails at dawn").
 
+A heard word counts as what it is in its sentence (RULINGS): a one-word match must be a form of
+the term under a part of speech the tagger gives the word there ("the dove flew" is no "dive";
+see `_heard_as`). Three or more nouns in a row before "and" or "or" are a list, not a compound.
+
 An adjective before a noun is free unless WordNet lists the pair as a lexicalised compound
 ("big expedition" and "small boat" tick "big", "small", "expedition" and "boat"; "polar bear"
 and "hot dog" tick neither word). Words are compared whole, never as substrings
@@ -46,13 +50,15 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from nlp.lexicon import MAX_PHRASE, NOUN_TAGS
+from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
-from nlp.wordclass import CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
+from nlp.wordclass import BE, CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
 
 LEFT_CONTEXT = 4  # words before a boundary the tagger sees
 RIGHT_CONTEXT = 2  # words after it
+HEARD_AS = 0.2  # the least chance, by the tagger, that a heard word has a part of speech of the term's word
+LIST_ITEMS = 3  # nouns in a row before "and" that are a list, not a compound
 PAUSE = 0.2  # seconds of silence between two words that end any compound (see tests/benchmarks/bench_pauses.py)
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
@@ -69,11 +75,15 @@ TIME_UNITS = frozenset(
 )
 _TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_PLURAL = frozenset({"NNS", "NNPS"})
+# tags of the words that begin a noun phrase
+_NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
-# verbs whose object can be a clause without "that" ("she said the fire truck was late")
+# verbs whose object can be a clause without "that" ("she said the fire truck was late"); not
+# "tell", whose object is the listener before the clause ("i told my sister | grandpa was coming")
 CLAUSE_VERBS = frozenset(
     """
-    say tell think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
+    say think know believe hope wish fear feel hear see notice realize guess suppose imagine dream
     remember forget learn decide show promise swear admit claim bet doubt understand pretend reckon suspect
     worry mean discover expect explain find
     """.split()
@@ -161,6 +171,8 @@ class _Segment:
     joined: dict[int, bool] = field(default_factory=dict)  # boundary k (before word k) -> compound?
     separated: set[int] = field(default_factory=set)  # boundaries that end a phrase: not even a term spans them
     provisional: set[int] = field(default_factory=set)  # boundaries decided with short right context
+    heard_as: dict[tuple[int, int], bool] = field(default_factory=dict)  # (word, term id) -> heard as the term's word?
+    unsure: set[int] = field(default_factory=set)  # words whose part of speech was judged with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
     final: bool = False
@@ -200,7 +212,9 @@ class TickTracker:
         for tid, (_, _, term) in enumerate(self._terms):
             for key in referee.keys(term):
                 self._by_key.setdefault(key, []).append(tid)
+        self._keys = [referee.keys(term) for _, _, term in self._terms]
         self._one_word = {tid for tid, (_, _, term) in enumerate(self._terms) if len(referee.words(term)) == 1}
+        self._names = {tid for tid, (_, _, term) in enumerate(self._terms) if referee.name_only(term)}
         self._prefixes = {key[:n] for key in self._by_key for n in range(1, len(key) + 1)}
         self._min_confidence = min_confidence
         self._alternative_confidence = alternative_confidence
@@ -263,6 +277,8 @@ class TickTracker:
         for k in [k for k in seg.joined if k >= p - _REACH]:
             del seg.joined[k]
         seg.separated -= {k for k in seg.separated if k >= p - _REACH}
+        for j, tid in [key for key in seg.heard_as if key[0] >= p - RIGHT_CONTEXT]:
+            del seg.heard_as[j, tid]
         seg.settled = min(seg.settled, p - _REACH)
         for spans in seg.valid.values():
             spans -= {span for span in spans if span[1] >= seg.settled}
@@ -288,7 +304,7 @@ class TickTracker:
         if word.confidence is not None and word.confidence < self._min_confidence:
             return frozenset()
         token = _token(word.text)
-        keys = set(self._lexicon.keys(token))
+        keys = set(self._lexicon.keys(token)) | self._lexicon.singulars(token)
         for text, confidence in word.alternatives:
             if (confidence is None or confidence >= self._alternative_confidence) and _token(text):
                 keys |= self._lexicon.keys(_token(text))
@@ -318,18 +334,27 @@ class TickTracker:
             seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"
             return False
         collocation = self._collocation(seg, k)
-        if collocation:
-            return True
-        if not self._may_be_nouns(first, second):
+        nouns = self._may_be_nouns(first, second)
+        if not nouns or collocation is None:
             return collocation
-        if collocation is None:
-            return None
-        if seg.words[k].text[:1].isupper() or self._lexicon.is_name(second):
+        if not collocation and (seg.words[k].text[:1].isupper() or self._lexicon.is_name(second)):
             return False  # a name, capitalised in typed text or known as one: "a hole Anna", "Nina Smith"
         if k + 1 + RIGHT_CONTEXT > n and not seg.final:
             seg.provisional.add(k)  # the tagger sees the words there are so far
+        verbs_maybe = tokens[k : k + 1 + RIGHT_CONTEXT]
+        if collocation and not any(_FINITE & (self._lexicon.tags(word) or _FINITE) for word in verbs_maybe):
+            return True  # no word there that could be a verb ending the compound or starting a clause: no need to tag
         lo = max(0, k - 1 - LEFT_CONTEXT)
         tags = self._tagger.tags(tuple(tokens[lo : k + 1 + RIGHT_CONTEXT]))
+        if collocation:
+            # a compound of the dictionary, unless its last word is the verb of the noun before it
+            # ("the sun | rose over the roofs", not the plant "sun rose") or a clause starts inside
+            # it ("into the cave | bats flew out")
+            second = tags[k - lo]
+            if second in _FINITE or (second in NOUN_TAGS and self._starts_clause(tokens[lo:], tags, k - lo)):
+                seg.separated.add(k)
+                return False
+            return True
         if tags[k - 1 - lo] not in NOUN_TAGS - {"NNS", "NNPS"} or tags[k - lo] not in NOUN_TAGS:
             return False
         # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
@@ -337,10 +362,25 @@ class TickTracker:
         verbs = [tag for i, tag in enumerate(tags) if i != k - lo and tag.startswith(("VB", "MD"))]
         if not verbs and {"VBZ", "VBD"} & (self._lexicon.tags(second) or frozenset()):
             return False
-        if self._starts_clause(tokens[lo:], tags, k - lo):
+        if self._starts_clause(tokens[lo:], tags, k - lo) or self._in_list(tokens[lo:], tags, k - lo):
             seg.separated.add(k)
             return False
         return True
+
+    def _in_list(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
+        """Whether nouns k-1 and k are items of a list said without commas: at least LIST_ITEMS
+        nouns in a row, a compound of the dictionary counting as one, and "and" or "or" right
+        after them ("we had eggs bacon toast jam and juice", "flour sugar butter and eggs")."""
+        first = k - 1
+        while first > 0 and tags[first - 1] in NOUN_TAGS:
+            first -= 1
+        last = k
+        while last + 1 < len(tags) and tags[last + 1] in NOUN_TAGS:
+            last += 1
+        if last + 1 >= len(tags) or words[last + 1] not in ("and", "or"):
+            return False
+        compounds = sum(self._lexicon.lexicalised((words[i], words[i + 1])) for i in range(first, last))
+        return last + 1 - first - compounds >= LIST_ITEMS
 
     @staticmethod
     def _closed(seg: _Segment, k: int) -> bool:
@@ -422,19 +462,25 @@ class TickTracker:
         stays."""
         seg = self._segments[si]
         seg.provisional.clear()
+        seg.unsure.clear()
         pending = len(seg.tokens) + 1
         undecided: set[tuple[int, int, int]] = set()  # (term id, start, end) of hits not decided yet
         for end, tid, start in reversed(seg.hits):
             if end < seg.settled:
                 break
-            edges = (self._joined(seg, start), self._joined(seg, end), self._whole(seg, tid, start, end))
+            edges = (
+                self._joined(seg, start),
+                self._joined(seg, end),
+                self._whole(seg, tid, start, end),
+                end - start > 1 or self._heard_as(seg, tid, start),
+            )
             if None in edges:
                 pending = min(pending, end)
                 undecided.add((tid, start, end))
                 continue
-            if edges == (False, False, True):
+            if edges == (False, False, True, True):
                 seg.valid.setdefault(tid, set()).add((start, end))
-            if any(start <= k <= end for k in seg.provisional):
+            if start in seg.unsure or any(start <= k <= end for k in seg.provisional):
                 pending = min(pending, end)
         seg.settled = pending
         events: list[TickEvent] = []
@@ -462,6 +508,60 @@ class TickTracker:
                     ticks.append(event)
                     break
         return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))  # in the order heard
+
+    def _heard_as(self, seg: _Segment, tid: int, j: int) -> bool:
+        """Whether word j, in its sentence, is the word of one-word term `tid` (RULINGS: "the dove
+        flew off" does not tick "dive"; "she dove in" does): the tagger's chance that the word
+        has a tag under which it is a form of the term is at least HEARD_AS. A term that is a
+        helping verb written with a capital ("May", "Will") is a name: the word must be heard as
+        one, tagged capitalised. With fewer than RIGHT_CONTEXT words after it, the word is judged
+        with the words there are, and judged again as words come."""
+        if (j, tid) in seg.heard_as:
+            return seg.heard_as[j, tid]
+        token = seg.tokens[j]
+        tags: frozenset[str] | None = frozenset()
+        if tid in self._names:
+            tags = NOUN_TAGS
+        elif self._lexicon.keys(token) & self._keys[tid]:
+            tags = self._lexicon.heard_tags(token, self._keys[tid])
+        elif not self._lexicon.singulars(token) & self._keys[tid]:
+            return True  # heard through an alternative or a sound-alike
+        if tags is None:
+            return True
+        if self._lexicon.singulars(token) & self._keys[tid]:
+            tags |= _PLURAL  # "the scissors" is the plural of a written "scissor"
+        lo, hi = max(0, j - LEFT_CONTEXT), j + 1 + RIGHT_CONTEXT
+        words = [*seg.tokens[lo:hi]]
+        if tid in self._names:
+            words[j - lo] = token.capitalize()
+        window, i = tuple(words), j - lo
+        heard = bool(tags) and (
+            self._tagger.chances(window, i, tags) >= HEARD_AS or bool(tags & VERB_TAGS) and self._verb_form(window, i)
+        )
+        if hi > len(seg.tokens) and not seg.final:
+            seg.unsure.add(j)
+        else:
+            seg.heard_as[j, tid] = heard
+        return heard
+
+    def _verb_form(self, words: tuple[str, ...], i: int) -> bool:
+        """Whether word i, tagged as no verb, is a form of its verb all the same by the words
+        around it: a participle before a noun or after a form of "be" ("the burning barn", "a
+        frozen lake", "the lake was frozen"), an -ing form that heads no noun phrase ("swimming is fun", not "the
+        painting", "a sad ending"), or, in a clause with no other verb, a finite form after a
+        noun ("the mouse bit the cheese": the tagger read "mouse bit" as a compound)."""
+        tags = self._tagger.tags(words)
+        forms = self._lexicon.tags(words[i]) or frozenset()
+        before = tags[i - 1] if i else ""
+        after = tags[i + 1] if i + 1 < len(tags) else ""
+        if "VBG" in forms and after in NOUN_TAGS:
+            return True  # as in the compounds, an -ing form before a noun is a participle
+        if tags[i] in TAGS_OF["ADJ"] and "VBN" in forms:
+            return after in NOUN_TAGS or (i > 0 and words[i - 1] in BE)
+        if tags[i] in NOUN_TAGS and "VBG" in forms:
+            return before not in _NOUN_PHRASE_START
+        others = [tag for k, tag in enumerate(tags) if k != i]
+        return before in NOUN_TAGS and bool(forms & _FINITE) and not any(tag.startswith(("VB", "MD")) for tag in others)
 
     def _whole(self, seg: _Segment, tid: int, start: int, end: int) -> bool | None:
         """A one-word term heard as several words must be heard as one compound: "snow man" is

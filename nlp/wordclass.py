@@ -9,7 +9,8 @@ Allowed are nouns (proper nouns too), verbs and adjectives. Refused, in this ord
    ("the", "this", "I", "you"...). Quantity words such as "many", "much", "all", "enough" are
    determiners too.
 3. ``not_content_word``: prepositions, conjunctions, interjections, the infinitive "to" and the
-   helping verbs can/could/may/might/must/shall/should/will/would/ought.
+   helping verbs can/could/may/might/must/shall/should/will/would/ought, in lower case (RULINGS:
+   written with a capital, "May" and "Will" are names; the referee allows them).
 4. ``adverb``.
 
 These are closed classes: the lists below are complete, and a word on them is refused even
@@ -106,6 +107,12 @@ class WordRefusal:
         """The sentence, with the word as the player wrote it."""
         return self.template.format(q=f'"{shown}"')
 
+    def hidden(self, whole: bool) -> str:
+        """The sentence without the word, for the table: "this term" when the word is the whole
+        term, else "a word of this term"."""
+        sentence = self.template.format(q="this term" if whole else "a word of this term")
+        return sentence[:1].upper() + sentence[1:]
+
 
 def classify(word: str, lexicon: Lexicon) -> WordRefusal | None:
     """Why a single lowercase word may not be a term, or None when it may."""
@@ -126,11 +133,20 @@ def _form_of(word: str, verb: str, lexicon: Lexicon) -> bool:
     return verb in lexicon.lemma_table.lemmas(word).get("AUX", ()) or not lexicon.known(word)
 
 
+def _like(word: str, examples: tuple[str, ...]) -> str:
+    """'like "x" or "y"': two examples of a word's class other than the word itself."""
+    first, second = [example for example in examples if example != word][:2]
+    return f'like "{first}" or "{second}"'
+
+
 def _closed_class(word: str, lexicon: Lexicon) -> WordRefusal | None:
-    if (word in HAVE or word in HAVE_NOT) and _form_of(word, "have", lexicon):
-        return WordRefusal("have_be", '{q} is a form of "have", and "have" and "be" are not allowed in any form.')
-    if word in BE and _form_of(word, "be", lexicon):
-        return WordRefusal("have_be", '{q} is a form of "be", and "have" and "be" are not allowed in any form.')
+    for verb, forms in (("have", HAVE | HAVE_NOT), ("be", BE)):
+        if word in forms and _form_of(word, verb, lexicon):
+            if word == verb:
+                return WordRefusal("have_be", '{q} is one of the two verbs not allowed in any form, "have" and "be".')
+            return WordRefusal(
+                "have_be", '{q} is a form of "' + verb + '", and "have" and "be" are not allowed in any form.'
+            )
     if word in ARTICLES:
         return WordRefusal("pronoun", "{q} is an article, and articles count as pronouns, which are not allowed.")
     if word in PRONOUNS:
@@ -138,14 +154,16 @@ def _closed_class(word: str, lexicon: Lexicon) -> WordRefusal | None:
     if word in DETERMINERS:
         return WordRefusal(
             "pronoun",
-            '{q} is a determiner, a word like "the" or "this", and those count as pronouns, which are not allowed.',
+            "{q} is a determiner, a word " + _like(word, ("the", "this", "some")) + ", and those count as pronouns, "
+            "which are not allowed.",
         )
-    kinds = (
-        (PREPOSITIONS, "a preposition"),
-        (CONJUNCTIONS, "a conjunction"),
-        (INTERJECTIONS, "an interjection"),
-        (MODALS, 'a helping verb like "can" or "must"'),
-    )
+    if word in MODALS:
+        return WordRefusal(
+            "not_content_word",
+            "{q} is a helping verb " + _like(word, ("can", "must", "will")) + ", not a noun, a verb or an adjective "
+            "(a name with a capital, such as May or Will, is allowed).",
+        )
+    kinds = ((PREPOSITIONS, "a preposition"), (CONJUNCTIONS, "a conjunction"), (INTERJECTIONS, "an interjection"))
     for words, kind in kinds:
         if word in words:
             return WordRefusal("not_content_word", "{q} is " + kind + ", not a noun, a verb or an adjective.")

@@ -28,8 +28,9 @@ WORDNET_FILES = (
     + ("cntlist.rev",)
     + tuple(f"data.{pos}" for pos in DATA_POS)
 )
-_HYPERNYM_POINTERS = ("@", "@i")  # hypernym, instance hypernym
+HYPERNYM_POINTERS = ("@", "@i")  # hypernym, instance hypernym
 _PERTAINYM_POINTER = "\\"
+MEMBER_OF = "#m"  # member holonym: a species is a member of its genus
 
 
 def wordnet_folder() -> Path | None:
@@ -62,9 +63,9 @@ class WordNet:
                 form, *bases = line.split()
                 table[form] = tuple(bases)
             self.exceptions[pos] = table
-        self._counts = (folder / "cntlist.rev").read_text(encoding="latin-1")
+        self._counts = (folder / "cntlist.rev").read_text(encoding="latin-1").splitlines()  # sorted by sense key
         self._data = {pos: _map(folder / f"data.{pos}") for pos in DATA_POS}
-        cache_methods(self, ("synsets", "senses", "tagged_counts", "synset", "hypernyms", "relational"), 16384)
+        cache_methods(self, ("synsets", "senses", "tagged_counts", "synset", "gloss", "hypernyms", "relational"), 16384)
 
     def parts_of_speech(self, lemma: str) -> frozenset[str]:
         return frozenset(pos for pos in POS if lemma in self.lemmas[pos])
@@ -102,6 +103,12 @@ class WordNet:
         pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
         return words, tuple((pointers[i], pointers[i + 1], pointers[i + 3]) for i in range(0, len(pointers), 4))
 
+    def gloss(self, offset: str, pos: str) -> str:
+        """The definition of a noun or adjective synset, without its examples."""
+        data = self._data[pos]
+        start = int(offset)
+        return data[start : data.find(b"\n", start)].decode("latin-1").split(" | ", 1)[1].split(";")[0].strip()
+
     def hypernyms(self, offset: str, levels: int) -> frozenset[str]:
         """Noun synsets up to `levels` above a noun synset (hypernyms and instance hypernyms)."""
         found: set[str] = set()
@@ -111,7 +118,7 @@ class WordNet:
                 target
                 for synset in frontier
                 for symbol, target, _ in self.synset(synset, "noun")[1]
-                if symbol in _HYPERNYM_POINTERS
+                if symbol in HYPERNYM_POINTERS
             } - found
             found |= frontier
         return frozenset(found)
@@ -128,9 +135,18 @@ class WordNet:
     def tagged_counts(self, lemma: str) -> dict[str, int]:
         """How often `lemma` was tagged in SemCor with a sense of each part of speech."""
         counts = dict.fromkeys(POS, 0)
-        for ss_type, count in re.findall(rf"^{re.escape(lemma)}%(\d):\S* \d+ (\d+)$", self._counts, re.MULTILINE):
-            counts[_SS_TYPE_POS[ss_type]] += int(count)
+        for line in starting(self._counts, f"{lemma}%"):
+            key, _, count = line.split()
+            counts[_SS_TYPE_POS[key[len(lemma) + 1]]] += int(count)
         return counts
+
+
+def starting(lines: list[str], prefix: str) -> list[str]:
+    """The lines of a sorted list that start with `prefix`."""
+    i = j = bisect.bisect_left(lines, prefix)
+    while j < len(lines) and lines[j].startswith(prefix):
+        j += 1
+    return lines[i:j]
 
 
 def _map(path: Path) -> mmap.mmap:

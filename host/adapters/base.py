@@ -2,8 +2,8 @@
 the adapters by game name: each module of `host/adapters/` that exports an `ADAPTER`, found on
 first use, and any adapter registered since. A game's adapter is the one place the host knows
 that game: its command-line options beyond the spec's, the phrases that say its moves, what
-listens to a story or a card read aloud, the host commands it adds, and what the companion's
-phones may send and its table screen shows."""
+listens to a story or a card read aloud, the host commands it adds, and the companion's screens:
+each player's turn on their phone, who makes each action, and the table page."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,10 +15,11 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Protocol
 
-from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules
+from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules, join_names
 from games.registry import registered
 from host.adapters.card_reading import CardReading
 from host.adapters.narration import NarrationListener
+from host.adapters.views import PhoneTurn, TableView
 from host.voice.phrases import HostPhrase, Names, Phrase
 from nlp import TermReferee, load_referee
 
@@ -39,22 +40,6 @@ class HostServices:
 SERVICES = HostServices()
 
 
-@dataclass(frozen=True)
-class PhoneMove:
-    """A move a player sends from their own phone, as their page offers it."""
-
-    verb: str
-    #: the label of the text it takes; "" when it takes none (a button alone)
-    label: str = ""
-    button: str = ""
-    #: the text is a card number
-    number: bool = False
-    #: offered beside each of the player's listed terms (erase), not as a form of its own
-    per_term: bool = False
-    #: the storyteller's move, made without a player's name ("card 4"); only they may send it
-    storyteller: bool = False
-
-
 class GameAdapter(Protocol):
     spec: GameSpec
     #: options of the command line beyond the spec's (the deck, who reads the cards)
@@ -63,8 +48,8 @@ class GameAdapter(Protocol):
     commands: frozenset[str]
     #: spoken host commands of this game: (phrases, line, confirm)
     host_phrases: tuple[HostPhrase, ...]
-    #: the moves a player may send from their phone: their own secret ones (a term, a vote)
-    phone_moves: tuple[PhoneMove, ...]
+    #: the verbs a phone may send (which of them a player may send now: `phone_turn`)
+    phone_verbs: frozenset[str]
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         """The settings a new game takes beyond the spec's options: its whole deck, read from
@@ -94,8 +79,23 @@ class GameAdapter(Protocol):
     def grid(self, state: GameState) -> str | None:
         """What 'grid' answers: the tiles face up now; None for a game without a grid."""
 
-    def table_details(self, state: GameState) -> list[str]:
-        """The companion's table screen beside the status: what everyone may see of the game."""
+    def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
+        """`player`'s turn on their phone: what to do now, their own moves, what only they know."""
+
+    def actor(self, state: GameState, action: Action) -> str | None:
+        """The player who makes `action` under the rules (the storyteller for a clue, the owner
+        for 'owner'); None when no player does (a card a storyteller reads)."""
+
+    def table(self, state: GameState) -> TableView:
+        """The table page: what everyone may see of the game."""
+
+
+def waiting(state: GameState, player: str) -> str:
+    """Whom the game waits for, besides `player`, in a sentence for `player`."""
+    others = [name for name in state.waiting_for() if name != player]
+    if not others:
+        return "Nothing for you to do now."
+    return f"Waiting for {join_names(others)}."
 
 
 class BasicAdapter:
@@ -105,7 +105,7 @@ class BasicAdapter:
     options: tuple[Option, ...] = ()
     commands: frozenset[str] = frozenset()
     host_phrases: tuple[HostPhrase, ...] = ()
-    phone_moves: tuple[PhoneMove, ...] = ()
+    phone_verbs: frozenset[str] = frozenset()
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -139,8 +139,18 @@ class BasicAdapter:
     def grid(self, state: GameState) -> str | None:
         return None
 
-    def table_details(self, state: GameState) -> list[str]:
-        return []
+    def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
+        """No moves on the phone: what the game waits for, and the player's secrets."""
+        if state.is_over():
+            return PhoneTurn(state.status())
+        now = "It is your move: make it at the table." if player in state.waiting_for() else waiting(state, player)
+        return PhoneTurn(now, yours=tuple(state.secrets(player)))
+
+    def actor(self, state: GameState, action: Action) -> str | None:
+        return action.player
+
+    def table(self, state: GameState) -> TableView:
+        return TableView(self.spec.title, state.status())
 
 
 _registered: dict[str, GameAdapter] = {}

@@ -1,6 +1,6 @@
 """Storytelling at the table: the tale (built in or a deck file), who reads the cards (with a
 person reading, the card read aloud is recognised and 'read' is offered), the grid on request,
-the phrases of its moves."""
+the phrases of its moves, the active player's moves on their phone and the table page."""
 from __future__ import annotations
 
 import argparse
@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
-from games.base import Action, GameState, Option, Settings
+from games.base import Action, GameState, Option, Settings, plural
 from games.decks import TALE_KEYS
-from games.storytelling import SPEC
-from host.adapters.base import BasicAdapter, GameAdapter
+from games.storytelling import BLOWS, SPEC, Phase
+from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
+from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile
 from host.storage import decks
 from host.voice.phrases import HostPhrase, Names, Phrase, each
 from nlp.commands import number_words
@@ -28,6 +29,7 @@ class StorytellingAdapter(BasicAdapter):
         ),
     )
     commands = frozenset({"grid"})
+    phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
     host_phrases: tuple[HostPhrase, ...] = ((("which tiles are face up", "grid"), "grid", False),)
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
@@ -51,16 +53,75 @@ class StorytellingAdapter(BasicAdapter):
             return f"All {hidden} tiles are face down."
         return f"Face up: {', '.join(face_up)}. The other {hidden} tiles are face down."
 
-    def table_details(self, state: GameState) -> list[str]:
-        """The tale, the active player, the tiles face up, and the card's pictures to find."""
+    def actor(self, state: GameState, action: Action) -> str | None:
+        """The active player makes every move; a card read is the storyteller's, who is no player."""
+        return None if action.verb == "read" else state.view(None)["active"]
+
+    def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
+        """The active player flips tiles, blows a row or column, retires or stays."""
+        if state.is_over():
+            return PhoneTurn(state.status())
+        view = state.view(player)
+        active, phase = view["active"], Phase(view["phase"])
+        if player != active:
+            return PhoneTurn(waiting(state, player))
+        if phase == Phase.FLIP:
+            pictures = view["card"]["pictures"]
+            found = len(view["found"])
+            tiles = tuple(
+                Button(place, place, Action("flip", None, (place,)), name=f"Flip {place}") if name is None
+                else Button(place, f"{place}: {name}", None)
+                for place, name in view["grid"].items()
+            )
+            if found:
+                now = f"Right, {found} of {len(pictures)} found. Flip a tile to find the {pictures[found]}."
+            else:
+                now = f"Your turn: find the {', then the '.join(pictures)}. Flip a tile to find the {pictures[0]}."
+            return PhoneTurn(now, (Ask("flip", "The tiles", tiles, columns=view["columns"]),))
+        if phase == Phase.BLOW:
+            buttons = tuple(
+                Button(f"{line} {direction}", f"{line.capitalize()} {direction}", Action("blow", None, (line, direction)),
+                       name=f"Blow the {line} {direction}")
+                for line, directions in BLOWS.items() for direction in directions
+            )
+            return PhoneTurn("The wolf blew! Move the row or the column through BLEW one place.",
+                             (Ask("blow", "Which way?", buttons),))
+        buttons = (Button("retire", "Retire and keep my cards", Action("retire")),
+                   Button("stay", "Stay in the game", Action("stay")))
+        return PhoneTurn("Retire now and keep your cards, or stay and risk them at midnight?",
+                         (Ask("retire", "Leave the game with your cards", buttons[:1]),
+                          Ask("stay", "Play on, and risk your cards at midnight", buttons[1:])))
+
+    def table(self, state: GameState) -> TableView:
+        """The tale, whose turn, the card and its pictures, the tiles face up, the clock or the race."""
         view = state.view(None)
-        face_up, hidden = _tiles(view)
-        lines = [f"{view['tale']}. Active player: {view['active']}." if view["active"] else view["tale"] + "."]
-        lines.append(f"Face up: {', '.join(face_up)}." if face_up else "Every tile is face down.")
-        lines.append(f"{hidden} tiles face down.")
-        if view["card"]:
-            lines.append(f"Card {view['card']['number']}: pictures to find: {', '.join(view['card']['pictures'])}.")
-        return lines
+        phase = Phase(view["phase"])
+        grid = Grid(view["rows"], view["columns"], tuple(Tile(place, name) for place, name in view["grid"].items()))
+        heading = f"{view['tale']}: {view['active']}'s turn" if view["active"] else view["tale"]
+        card = view["card"]
+        meters = []
+        if view["clock"]:
+            meters.append(Meter("Clock", view["clock"]["steps"], view["clock"]["of"], "steps"))
+        if view["race"]:
+            race = view["race"]
+            meters += [Meter("Tortoise", race["tortoise"], race["finish"], "squares"),
+                       Meter("Hare", race["hare"], race["finish"], "squares")]
+        if phase == Phase.OVER:
+            now = state.status()
+        elif phase == Phase.FLIP:
+            found = len(view["found"])
+            steps = [f"{picture} (found)" if index < found else f"{picture} (next)" if index == found else picture
+                     for index, picture in enumerate(card["pictures"])]
+            now = f"{view['active']} is finding {plural(len(steps), 'picture')}: {', '.join(steps)}."
+        elif phase == Phase.BLOW:
+            now = f"The wolf blew: {view['active']} moves a row or a column through BLEW."
+        else:
+            now = f"{view['active']} retires or stays."
+        return TableView(
+            heading, now, card["text"] if card else "", f"Card {card['number']}" if card else "",
+            meters=tuple(meters), meters_label="The race" if view["race"] else "Midnight" if view["clock"] else "",
+            grid=grid,
+        )
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "flip":

@@ -5,10 +5,8 @@ import argparse
 import errno
 import faulthandler
 import importlib
-import io
 import os
 import signal
-import socket
 import sys
 import traceback
 from contextlib import ExitStack
@@ -29,6 +27,7 @@ from host.storage.files import FileRefused
 from host.session.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.session.live import LiveInput
 from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
+from host.speech.split_recognizer import SplitRecognizer
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
@@ -43,13 +42,14 @@ from nlp import LanguageResourceMissing
 from nlp.commands import fold
 
 if TYPE_CHECKING:
+    from host.companion.addresses import Served
     from host.companion.server import Companion
 
 #: subcommands with argument parsers of their own: name -> module with main(argv) -> int
 DELEGATED = {
     "tick": "host.cli.tick",
     "models": "host.cli.models",
-    "transcribe": "host.speech.recognizer",
+    "transcribe": "host.cli.transcribe",
     "devices": "host.audio.devices",
     "demo": "host.cli.demo",
 }
@@ -116,6 +116,10 @@ def add_companion_options(parser: argparse.ArgumentParser) -> None:
         help="serve each player a private page on their phone, and a table page, over the local network",
     )
     companion.add_argument("--port", type=port_number, default=8765, help="the port the pages are served on (default 8765; 0: any free port)")
+    companion.add_argument(
+        "--host", default=None, metavar="ADDRESS",
+        help="serve the pages on this one address of this computer (default: every address phones may reach, the likeliest said first)",
+    )
 
 
 def port_number(text: str) -> int:
@@ -129,33 +133,29 @@ def port_number(text: str) -> int:
     return port
 
 
-def _phones_port(options: argparse.Namespace, held: ExitStack) -> socket.socket | None:
-    """With --companion, the phones' port bound now, before a game is created or resumed, so that a
-    port in use leaves nothing behind."""
+def _phones_port(options: argparse.Namespace, held: ExitStack) -> Served | None:
+    """With --companion, the phones' port bound now on the addresses served, before a game is
+    created or resumed, so that a port in use or an address this computer lacks leaves nothing behind."""
     if not options.companion:
+        if options.host is not None:
+            raise UsageError("--host chooses the address of the phones' pages: add --companion.")
         return None
-    from host.companion.server import CompanionError, listen  # the web server only for a game with phones
+    from host.companion.addresses import AddressError, Served  # the web server only for a game with phones
 
     try:
-        return held.enter_context(listen(options.port))
-    except CompanionError as error:
+        return held.enter_context(Served(options.port, options.host))
+    except AddressError as error:
         raise UsageError(str(error)) from error
 
 
-def _start_companion(store: GameStore, saved: SavedGame, listening: socket.socket, output: TextOutput) -> Companion:
-    """Serve the phones' pages and tell the table where to join: a QR code, and the address said."""
-    import segno  # the QR code is loaded only for a game with phones
-
+def _start_companion(store: GameStore, saved: SavedGame, listening: Served, output: TextOutput) -> Companion:
+    """Serve the phones' pages and tell the table how to join."""
     from host.companion.server import Companion
 
     companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
                           saved.settings["players"], listening)
-    address = companion.start()
-    output.note(f"Phones join at {address} and the table page is at {address}table.")
-    qr = io.StringIO()  # after the address, which a screen reader reads first
-    segno.make(address, error="l").terminal(out=qr, compact=True)
-    for line in qr.getvalue().splitlines():
-        output.write(line)
+    companion.start()
+    companion.invite(output)
     output.also = companion.announce
     return companion
 
@@ -215,7 +215,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
-         inputs: tuple[LineSource, bool] | Speech, listening: socket.socket | None) -> None:
+         inputs: tuple[LineSource, bool] | Speech, listening: Served | None) -> None:
     adapter = adapter_for(saved.game)
     timer = adapter.clock_seconds(saved.settings)
     listener = adapter.listener()
@@ -241,6 +241,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
+        loose_chooses=isinstance(recognizer, SplitRecognizer),  # Whisper makes its loose pass
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731

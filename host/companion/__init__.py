@@ -2,7 +2,8 @@
 offline from the laptop (`storyhost play ... --companion`).
 
 The web server runs in a thread of its own with its own event loop and never touches the game:
-a phone's command is put on the session's input as a `PlayerLine`, played by the session like a
-typed line (same `Session.handle`, same saved log), and the session hands every screen what it
-may show (`screens`) after each input.
+a phone's move is put on the session's input as a `PhoneCommand` carrying its player's seat,
+which the session plays as the action that player's page offers (never read as a typed line; the
+same saved log as every move), and the session hands every screen what it may show (`screens`)
+after each input.
 """

@@ -1,19 +1,20 @@
 """The companion's web server (aiohttp: HTTP and WebSockets in one small, well-kept package),
 in a thread of its own with its own event loop.
 
-The session's thread calls `refresh`, `tell` and `announce` (the `PrivateChannel` the session
-knows); they hand finished JSON to the loop with `call_soon_threadsafe`. The loop's thread only
-reads seats and puts players' commands on the session's input: it never touches the game.
+The session's thread calls `refresh`, `tell`, `announce`, `renew` and `invite` (the
+`PrivateChannel` the session knows); they hand finished JSON to the loop with
+`call_soon_threadsafe`. The loop's thread only reads and claims seats (`seats`) and puts players'
+commands on the session's input: it never touches the game. Everything a hostile network can try
+is met by `guard`; the addresses served are `addresses`'.
 """
 from __future__ import annotations
 
 import asyncio
-import errno
+import io
 import json
-import os
 import secrets
-import socket
 import threading
+import time
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
@@ -23,82 +24,64 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from games.base import quoted
-from host.companion import pages
 from host.adapters.base import adapter_for
+from host.companion import guard, pages
+from host.companion.addresses import LISTEN_BACKLOG, Address, Served
 from host.companion.screens import KEPT, player_screen, table_screen
-from host.companion.source import with_phones
+from host.companion.seats import PHONE_KEY, JoinRefused, Seats, new_phone_key, spoken_code
+from host.companion.source import PhoneEvent, with_phones
+from host.session.events import Joined, PhoneCommand
 from host.session.inputs import LineSource
-from host.session.events import PlayerLine
-from host.session.session import Session
-from host.storage.store import GameStore, StoreError
+from host.session.session import Session, TextOutput
+from host.storage.store import GameStore
 
 #: the longest text a phone may send (a term or a number)
 MAX_TEXT = 200
+#: the largest WebSocket message (a command is a verb and a text)
+MAX_MESSAGE = 4096
 #: how long a form sent without JavaScript waits for the session's answer before the page is shown
 FORM_WAIT = 3.0
-#: the WebSocket close code that tells a page its link was renewed, so it stops reconnecting
-RENEWED = 4001
+#: the WebSocket close codes that tell a page its link was renewed, or opens no seat, so it stops reconnecting
+RENEWED, UNKNOWN_LINK = 4001, 4004
+#: a phone's commands: 10 at once, then 2 a second; past that, "slow down" once every SLOW_QUIET seconds
+MOVES_BURST, MOVES_RATE, SLOW_QUIET = 10, 2.0, 5.0
+SLOW_DOWN = "Slow down: that was sent too fast, so it was not played. Wait a moment, then send it again."
+#: the cookie that keeps a phone's key across reloads of the join page
+PHONE_COOKIE = "storyhost-phone"
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
-
-
-def new_token() -> str:
-    """A private link's key: 192 random bits."""
-    return secrets.token_urlsafe(24)
-
-
-class CompanionError(RuntimeError):
-    """The server cannot start (the port is taken); the message says what to do."""
-
-
-def listen(port: int, bind: str = "0.0.0.0") -> socket.socket:
-    """The phones' port, bound and listening, before anything is created or played (a refused
-    port leaves no game behind); CompanionError if it cannot be had."""
-    try:
-        return socket.create_server((bind, port), backlog=128)
-    except OSError as error:
-        why = "it is in use" if error.errno == errno.EADDRINUSE else os.strerror(error.errno or 0).lower()
-        raise CompanionError(
-            f"The phones' pages cannot be served on port {port}: {why}. Choose another with --port (0: any free port)."
-        ) from error
-
-
-def lan_address() -> str:
-    """This laptop's address on the local network as its name resolves, else loopback."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [info[4][0] for info in infos if not str(info[4][0]).startswith("127.")]
-    return str(addresses[0]) if addresses else "127.0.0.1"
 
 
 class Companion:
     """The phones and the table page of one game; a `PrivateChannel` for its session."""
 
-    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str],
-                 listening: socket.socket) -> None:
-        """`listening`: the socket from `listen`, served from `start` on."""
+    def __init__(self, store: GameStore, game_id: int, title: str, game: str, players: list[str], listening: Served) -> None:
+        """`listening`: the sockets bound, served from `start` on."""
         self.store, self.game_id, self.title, self.game = store, game_id, title, game
         self.listening = listening
+        self.seats = Seats(store, game_id, players)
+        #: this serving of the game: a page that sees another one knows its numbered lines start again
+        self.epoch = secrets.token_hex(8)
         self.address = ""
-        seats = store.seats(game_id, players, new_token)
-        #: token -> player; replaced whole, never changed in place, as the loop's thread reads it
-        self._tokens = {token: player for player, (token, _) in seats.items()}
-        self._joined = {player: claimed for player, (_, claimed) in seats.items()}
-        self._lock = threading.Lock()  # guards _joined, read by the session's thread
         self._payloads: dict[str, str] = {}
         self._sockets: dict[str, set[web.WebSocketResponse]] = defaultdict(set)
+        self._transports: dict[web.WebSocketResponse, Any] = {}
+        self._outbox: dict[web.WebSocketResponse, str] = {}
         self._announcements: list[tuple[int, str]] = []
         self._replies: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self._said = 0
-        self._storyteller: str | None = None
-        self._put: Callable[[PlayerLine], None] | None = None
+        #: where phone events go once the session's input is known; until then they wait, in order
+        self._put: Callable[[PhoneEvent], None] | None = None
+        self._early: list[PhoneEvent] = []
+        self._input_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._seat_store: GameStore | None = None
+        self._servers: list[asyncio.AbstractServer] = []
         #: on the loop's thread: a refusal of a form, shown once on the player's page; the screens changed
         self._notices: dict[str, str] = {}
         self._published = asyncio.Event()
+        self._moves = guard.Buckets(MOVES_BURST, MOVES_RATE)
+        self._slowed: dict[str, float] = {}
+        self._hosts = listening.hosts()
 
     # -- lifecycle
     def start(self) -> str:
@@ -107,14 +90,26 @@ class Companion:
         self._thread = threading.Thread(target=self._serve, args=(ready,), name="companion", daemon=True)
         self._thread.start()
         ready.wait()
-        bind, port = self.listening.getsockname()[:2]
-        self.address = f"http://{lan_address() if bind == '0.0.0.0' else bind}:{port}/"
+        self.address = self._first().url(self.listening.port)
         return self.address
 
+    def _first(self) -> Address:
+        return (self.listening.addresses or self.listening.loopback)[0]
+
     def attach(self, source: LineSource) -> LineSource:
-        """The session's input, with the players' commands from their phones merged in."""
-        merged, self._put = with_phones(source)
+        """The session's input, with the players' commands from their phones merged in (those
+        sent since `start` first)."""
+        with self._input_lock:
+            merged, self._put = with_phones(source, self._early)
+            self._early = []
         return merged
+
+    def _deliver(self, event: PhoneEvent) -> None:
+        with self._input_lock:
+            if self._put is None:
+                self._early.append(event)
+            else:
+                self._put(event)
 
     def close(self) -> None:
         if self._loop is not None and self._thread is not None:
@@ -124,23 +119,40 @@ class Companion:
     def _serve(self, ready: threading.Event) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        runner = web.AppRunner(self._app(), access_log=None)
-        loop.run_until_complete(runner.setup())
-        loop.run_until_complete(web.SockSite(runner, self.listening).start())
-        self._loop = loop
-        ready.set()
+        logged = guard.log_to(self.store.path.parent / "companion.log")
+        loop.set_exception_handler(guard.loop_errors)
+        runner = web.AppRunner(self._app(), handler_cancellation=True, access_log=None, shutdown_timeout=2)
         try:
+            loop.run_until_complete(runner.setup())
+            handling, connections = runner.server, guard.Connections(guard.connection_cap())
+            assert handling is not None
+            options = {**guard.handler_options(), "loop": loop}
+            for sock in self.listening.sockets:
+                factory = lambda: guard.GuardedHandler(handling, connections, **options)  # noqa: E731
+                # asyncio accepts at most `backlog` at a time; the kernel keeps its longer queue
+                # (asyncio listens again with its own number)
+                self._servers.append(loop.run_until_complete(loop.create_server(factory, sock=sock, backlog=guard.ACCEPT_BATCH)))
+                sock.listen(LISTEN_BACKLOG)
+            self._loop = loop
+            ready.set()
             loop.run_forever()
+        except Exception:
+            guard.log.exception("the phones' server stopped")
         finally:
-            for sockets in self._sockets.values():
-                for ws in list(sockets):
-                    loop.run_until_complete(ws.close())
+            ready.set()
+            for server in self._servers:
+                server.close()
+            if self._transports:  # each page told the host is going (a page that does not read is not waited for)
+                closing = asyncio.gather(*(_closed(ws) for ws in list(self._transports)))
+                loop.run_until_complete(asyncio.wait([closing], timeout=1))
+                closing.cancel()
             loop.run_until_complete(runner.cleanup())
-            if self._seat_store is not None:
-                self._seat_store.__exit__()
+            self.seats.close()
+            guard.unlog(logged)
 
     def _app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024)
+        app = web.Application(client_max_size=guard.MAX_BODY, middlewares=[guard.checks(self._hosts, self.listening.port)])
+        app.on_response_prepare.append(guard.secure_headers)
         app.add_routes([
             web.get("/", self._join_page),
             web.post("/join", self._join),
@@ -157,20 +169,36 @@ class Companion:
 
     # -- the session's side (called on the session's thread)
     def has(self, player: str) -> bool:
-        with self._lock:
-            return self._joined.get(player, False)
+        return self.seats.taken(player)
 
     def renew(self, player: str) -> str:
-        """A new token for `player`'s seat, saved: the old link gets 403 from now on and its open
-        pages are told so; the player claims the seat again from the join page, whose address this is."""
-        token = new_token()
-        self.store.renew_seat(self.game_id, player, token)
-        with self._lock:
-            self._tokens = {**{known: name for known, name in self._tokens.items() if name != player}, token: player}
-            self._joined[player] = False
+        """A new key for `player`'s seat, saved: the old link opens a page that says so from now
+        on, and its open pages are told so; the player takes the seat again from the join page."""
+        self.seats.renew(player)
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._disconnect, player)
-        return self.address
+        return f"{self.address} with room code {spoken_code(self.seats.code)}"
+
+    def invite(self, output: TextOutput) -> None:
+        """The address (the likeliest first, said so that it is easy to type), the room code,
+        which interfaces are served, and the QR code behind a line that says how to skip it."""
+        port, first, code = self.listening.port, self._first(), spoken_code(self.seats.code)
+        output.note(f"Phones join at {first.url(port)} (type {first.typed(port)}) with room code {code};"
+                    f" the table page is at {first.url(port)}table.",
+                    f"Phones join at {first.spoken(port)}, with room code {code}.")
+        others = self.listening.addresses[1:]
+        if others:
+            output.write("If a phone cannot open it, try " + ", ".join(f"{a.url(port)} ({a.interface})" for a in others) + ".")
+        if not self.listening.addresses:
+            output.note("Only this laptop can open the pages: it has no network connection that phones could use, or"
+                        " --host chose this laptop alone. Connect it to the party's Wi-Fi or open a hotspot, then resume.")
+        output.write(_served(self.listening))
+        qr = _qr(first.url(port))
+        output.write(f"The QR code of {first.url(port)} for a phone's camera follows ({len(qr)} lines); a screen reader"
+                     " may skip to the line 'End of the QR code.'")
+        for line in qr:
+            output.write(line)
+        output.write("End of the QR code.")
 
     def tell(self, player: str, lines: list[str]) -> None:
         for line in lines:
@@ -185,7 +213,6 @@ class Companion:
         state = session.state
         left = session.clock.left()
         left = None if left is None else round(left)
-        self._storyteller = state.view(None).get("storyteller")
         payloads = {"table": {**table_screen(state, left), "announcements": self._announcements}}
         for player in state.players:
             payloads[player] = {
@@ -193,7 +220,7 @@ class Companion:
                 "announcements": self._announcements,
                 "replies": self._replies[player],
             }
-        texts = {key: json.dumps(payload, ensure_ascii=False) for key, payload in payloads.items()}
+        texts = {key: json.dumps({**payload, "epoch": self.epoch}, ensure_ascii=False) for key, payload in payloads.items()}
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._publish, texts)
 
@@ -206,79 +233,114 @@ class Companion:
                 continue
             self._payloads[key] = text
             for ws in list(self._sockets[key]):
-                asyncio.ensure_future(self._send(ws, text))
+                self._send_latest(ws, text)
+
+    def _send_latest(self, ws: web.WebSocketResponse, text: str) -> None:
+        """Send `text` to a page: one send at a time per page, and a page that is still reading
+        an older screen gets only the newest one after it."""
+        sending = ws in self._outbox
+        self._outbox[ws] = text
+        if not sending:
+            asyncio.ensure_future(self._drain(ws))
+
+    async def _drain(self, ws: web.WebSocketResponse) -> None:
+        try:
+            while ws in self._outbox:
+                text = self._outbox[ws]
+                await self._send(ws, text)
+                if self._outbox.get(ws) == text:
+                    del self._outbox[ws]
+        finally:
+            self._outbox.pop(ws, None)
+
+    async def _send(self, ws: web.WebSocketResponse, text: str) -> None:
+        """Send, or drop a page that does not read within SEND_TIMEOUT (it reconnects and gets
+        the screen anew if it lives)."""
+        try:
+            await asyncio.wait_for(ws.send_str(text), guard.SEND_TIMEOUT)
+        except (ConnectionError, RuntimeError, asyncio.TimeoutError):
+            transport = self._transports.get(ws)
+            if transport is not None:
+                transport.abort()
 
     def _disconnect(self, player: str) -> None:
         """Close `player`'s open pages, whose link no longer works."""
         for ws in self._sockets.pop(player, set()):
-            asyncio.ensure_future(ws.close(code=RENEWED, message=b"This link was renewed."))
-
-    @staticmethod
-    async def _send(ws: web.WebSocketResponse, text: str) -> None:
-        try:
-            await ws.send_str(text)
-        except (ConnectionError, RuntimeError):
-            pass  # the phone went away; it reconnects and gets the screen anew
+            asyncio.ensure_future(_closed(ws, RENEWED, "This link was renewed."))
 
     def _screen(self, key: str) -> dict[str, Any]:
         text = self._payloads.get(key)
         return json.loads(text) if text else {}
 
     def _player(self, request: web.Request) -> str:
-        """The player whose token the address holds; 403 for any other."""
+        """The player whose key the address holds (the connection then holds a seat); a page
+        that says what happened for any other."""
         token = request.match_info.get("token", "")
-        for known, player in self._tokens.items():
-            if secrets.compare_digest(known.encode(), token.encode()):
-                return player
-        raise web.HTTPForbidden()
+        player = self.seats.player(token)
+        if player is None:
+            raise web.HTTPForbidden(text=pages.link_gone_page(self.title, self.seats.renewed(token)), content_type="text/html")
+        guard.seat(request)
+        return player
 
-    def _seats(self) -> GameStore:
-        """The saved games file, opened on this thread (an SQLite connection stays on its thread)."""
-        if self._seat_store is None:
-            self._seat_store = GameStore(self.store.path)
-        return self._seat_store
+    def _from_here(self, request: web.Request) -> None:
+        """403 for a form or a WebSocket from a page elsewhere, which must not take a seat or move
+        for its visitor."""
+        if not guard.same_origin(request, self._hosts, self.listening.port):
+            raise web.HTTPForbidden(text="Refused: this comes from a page that is not this game's.\n")
+
+    async def _posted(self, request: web.Request) -> Any:
+        """A form's fields, once its body has come (408 if it does not within BODY_TIMEOUT)."""
+        try:
+            return await asyncio.wait_for(request.post(), guard.BODY_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise web.HTTPRequestTimeout(text="The form took too long to arrive.\n") from None
+
+    def _phone_key(self, request: web.Request, form: Any = None) -> str:
+        """The phone's key: the form's, else its cookie's, else a new one."""
+        for given in ((form or {}).get("phone"), request.cookies.get(PHONE_COOKIE)):
+            if isinstance(given, str) and PHONE_KEY.fullmatch(given):
+                return given
+        return new_phone_key()
+
+    def _join_answer(self, phone: str, problem: str | None = None, status: int = 200) -> web.Response:
+        response = _html(pages.join_page(self.title, self.seats.board(phone), phone, problem), status)
+        response.set_cookie(PHONE_COOKIE, phone, max_age=7 * 24 * 3600, path="/", httponly=True, samesite="Strict")
+        return response
 
     async def _join_page(self, request: web.Request) -> web.Response:
-        with self._lock:
-            seats = dict(self._joined)
-        return _html(pages.join_page(self.title, seats))
+        return self._join_answer(self._phone_key(request))
 
     async def _join(self, request: web.Request) -> web.Response:
-        _from_here(request)
-        form = await request.post()
-        player = form.get("player")
-        token = next((token for token, name in self._tokens.items() if name == player), None)
-        if not isinstance(player, str) or token is None:
-            return _html(pages.refused_page("There is no player of that name in this game.", "No such player"), 404)
-        with self._lock:
-            if self._joined[player]:
-                return _html(pages.refused_page(
-                    f"{player} has already joined from another phone: open the private link there.", "Already joined"
-                ), 409)
-            try:
-                self._seats().claim_seat(self.game_id, player)
-            except StoreError as error:
-                return _html(pages.refused_page(str(error), "Cannot join"), 500)
-            self._joined[player] = True
+        self._from_here(request)
+        form = await self._posted(request)
+        phone = self._phone_key(request, form)
+        peer = guard.peer_key(request.transport.get_extra_info("peername") if request.transport else None)
+        try:
+            token, new = self.seats.claim(form.get("player"), form.get("code"), phone, peer)
+        except JoinRefused as refused:
+            return self._join_answer(phone, refused.message, refused.status)
+        if new:
+            self._deliver(Joined(str(form.get("player"))))
         raise web.HTTPSeeOther(f"/p/{token}")
 
     async def _player_page(self, request: web.Request) -> web.Response:
         player = self._player(request)
         link = f"/p/{request.match_info['token']}"
         notice = self._notices.pop(player, None)
-        return _html(pages.player_page(self.title, player, adapter_for(self.game).phone_moves, link, self._screen(player), notice))
+        return _html(pages.player_page(self.title, player, link, self._screen(player), notice))
 
     async def _form(self, request: web.Request) -> web.Response:
         """A move sent by a page without JavaScript: played like one sent over the WebSocket,
         then the page again (post, redirect, get), once the session has answered or after a
         few seconds; a refusal of the form itself is shown there once."""
         player = self._player(request)
-        _from_here(request)
-        form = await request.post()
+        self._from_here(request)
+        form = await self._posted(request)
         before, answered = self._payloads.get(player), self._published
-        refusal = self._command(player, {"verb": form.get("verb"), "text": form.get("text", "")})
+        slow = self._too_fast(player)
+        refusal = self._command(player, {"verb": form.get("verb"), "text": form.get("text", "")}) if slow is None else slow
         if refusal is not None:
-            self._notices[player] = refusal
+            self._notices[player] = refusal or SLOW_DOWN
         else:
             try:
                 while self._payloads.get(player) == before:
@@ -299,28 +361,54 @@ class Companion:
         return web.Response(text=text, content_type=STATIC_TYPES[name], charset="utf-8")
 
     async def _player_socket(self, request: web.Request) -> web.WebSocketResponse:
-        player = self._player(request)
+        self._from_here(request)
+        try:
+            player = self._player(request)
+        except web.HTTPForbidden:  # a page that keeps reconnecting is told to stop
+            ws = web.WebSocketResponse()
+            if not ws.can_prepare(request).ok:
+                raise
+            await ws.prepare(request)
+            renewed = self.seats.renewed(request.match_info.get("token", "")) is not None
+            await _closed(ws, RENEWED if renewed else UNKNOWN_LINK, "This link opens no seat.")
+            return ws
         return await self._socket(request, player)
 
     async def _table_socket(self, request: web.Request) -> web.WebSocketResponse:
+        self._from_here(request)
         return await self._socket(request, "table")
 
     async def _socket(self, request: web.Request, key: str) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE, compress=False)
         await ws.prepare(request)
         self._sockets[key].add(ws)
+        self._transports[ws] = request.transport
         try:
             if key in self._payloads:
-                await ws.send_str(self._payloads[key])
+                self._send_latest(ws, self._payloads[key])
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     continue
-                refusal = "The table page takes no commands." if key == "table" else self._command(key, _json(message.data))
-                if refusal is not None:
-                    await ws.send_str(json.dumps({"reply": refusal}))
+                refusal = self._too_fast(key)
+                if refusal is None:
+                    refusal = "The table page takes no commands." if key == "table" else self._command(key, _json(message.data))
+                if refusal:
+                    await self._send(ws, json.dumps({"reply": refusal}))
         finally:
             self._sockets[key].discard(ws)
+            self._transports.pop(ws, None)
         return ws
+
+    def _too_fast(self, key: str) -> str | None:
+        """None while a page sends at a person's pace; past MOVES_RATE, SLOW_DOWN once every
+        SLOW_QUIET seconds and "" (nothing to send) in between."""
+        if self._moves.take(key):
+            return None
+        now = time.monotonic()
+        if now - self._slowed.get(key, -SLOW_QUIET) < SLOW_QUIET:
+            return ""
+        self._slowed[key] = now
+        return SLOW_DOWN
 
     def _command(self, player: str, message: object) -> str | None:
         """Put a phone's command on the session's input; a malformed one is refused with why."""
@@ -329,49 +417,52 @@ class Companion:
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
             return "Refused: a command is an object with a verb and a text, so nothing was done."
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
-        move = next((move for move in adapter_for(self.game).phone_moves if move.verb == verb), None)
-        if move is None:
+        if verb not in adapter_for(self.game).phone_verbs:
             return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
         if len(text) > MAX_TEXT:
             return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."
         if not text.isprintable():
             return "Refused: that has control characters in it, so nothing was done."
-        if move.storyteller and player != self._storyteller:
-            return f"Refused: only the storyteller sends {quoted(verb)}, so nothing was done."
-        assert self._put is not None
-        self._put(PlayerLine(player, f"{verb} {text}" if move.storyteller else f"{verb} {player} {text}".strip()))
+        self._deliver(PhoneCommand(player, verb, text))  # the session plays it as this player's, or refuses it
         return None
-
-
-#: the pages load nothing from elsewhere, and a page's private link is never sent on as a referrer
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
-}
 
 
 NOT_JSON = object()
 
 
 def _json(data: str) -> object:
+    """A message's JSON, or NOT_JSON (nested too deep to read included)."""
     try:
         return json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):
         return NOT_JSON
 
 
-def _from_here(request: web.Request) -> None:
-    """403 for a form posted from a page elsewhere, which must not take a seat or move for its
-    visitor (the pages send no referrer, so a browser's Origin is "null" here: its Sec-Fetch-Site
-    says where the form was)."""
-    origin = request.headers.get("Origin")
-    elsewhere = origin not in (None, "null") and origin.split("://", 1)[-1] != request.host
-    if elsewhere or request.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
-        raise web.HTTPForbidden()
+async def _closed(ws: web.WebSocketResponse, code: int = 1001, message: str = "") -> None:
+    """Close a page's WebSocket, giving up on a page that does not answer."""
+    try:
+        await asyncio.wait_for(ws.close(code=code, message=message.encode()), guard.SEND_TIMEOUT)
+    except (ConnectionError, RuntimeError, asyncio.TimeoutError):
+        pass
+
+
+def _served(listening: Served) -> str:
+    """Which interfaces are served, in one line."""
+    by_interface: dict[str, list[str]] = defaultdict(list)
+    for address in listening.addresses:
+        by_interface[address.interface].append(address.ip)
+    parts = [f"{interface} ({', '.join(ips)})" for interface, ips in by_interface.items()]
+    parts.append(f"loopback, for a browser on this laptop ({', '.join(a.ip for a in listening.loopback)})")
+    return f"Served on {' and '.join(parts)}; --host ADDRESS serves one address alone."
+
+
+def _qr(text: str) -> list[str]:
+    import segno  # the QR code is loaded only for a game with phones
+
+    drawn = io.StringIO()
+    segno.make(text, error="l").terminal(out=drawn, compact=True)
+    return drawn.getvalue().splitlines()
 
 
 def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8", headers=HEADERS)
-
+    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")

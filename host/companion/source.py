@@ -10,23 +10,37 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Union
 
-from host.session.events import ClockWake, InputEnded, InputEvent, PlayerLine
+from host.session.events import ClockWake, InputEnded, InputEvent, Joined, PhoneCommand
 from host.session.inputs import LineSource, Listening, TerminalSource
 from host.session.live import LiveInput
 
 
-def with_phones(inner: LineSource) -> tuple[LineSource, Callable[[PlayerLine], None]]:
-    """What the session reads, and where a phone's command goes (any thread may call it)."""
+#: what a phone adds to the session's input: a command, or the news that it took its seat
+PhoneEvent = Union[PhoneCommand, Joined]
+
+
+def with_phones(inner: LineSource, first: Iterable[PhoneEvent] = ()) -> tuple[LineSource, Callable[[PhoneEvent], None]]:
+    """What the session reads, and where a phone's command goes (any thread may call it);
+    `first`: phone events that came before, read before anything else."""
     if isinstance(inner, LiveInput):
-        return inner, inner.put
-    if isinstance(inner, TerminalSource):
+        put: Callable[[PhoneEvent], None] = inner.put
+        merged: LineSource = inner
+    elif isinstance(inner, TerminalSource):
         woken = WokenTerminal(inner)
-        return woken, woken.put
-    merged = MergedSource(inner)
-    return merged, merged.items.put
+        merged, put = woken, woken.put
+    else:
+        queued: queue.Queue[Echoed | PhoneEvent] = queue.Queue()
+        for event in first:
+            queued.put(event)
+        first = ()
+        merged, put = MergedSource(inner, queued), queued.put
+    for event in first:
+        put(event)
+    return merged, put
 
 
 @dataclass
@@ -36,7 +50,7 @@ class MergedSource:
     order."""
 
     inner: LineSource
-    items: queue.Queue[Echoed | PlayerLine] = field(default_factory=queue.Queue)
+    items: queue.Queue[Echoed | PhoneEvent] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
         self._echo: Callable[[str], None] | None = getattr(self.inner, "echo", None)
@@ -58,7 +72,7 @@ class MergedSource:
             queued = self.items.get(timeout=timeout)
         except queue.Empty:
             return ClockWake()
-        if isinstance(queued, PlayerLine):
+        if not isinstance(queued, Echoed):
             return queued
         for line in queued.echoes:
             if self._echo is not None:
@@ -87,15 +101,15 @@ class WokenTerminal:
     """A terminal whose wait for keys ends early when a phone command arrives."""
 
     terminal: TerminalSource
-    phones: queue.Queue[PlayerLine] = field(default_factory=queue.Queue)
+    phones: queue.Queue[PhoneEvent] = field(default_factory=queue.Queue)
 
     def __post_init__(self) -> None:
         self.wake_read, self.wake_write = os.pipe()
         self.terminal.wake = self.wake_read
         self.reveal = self.terminal.reveal
 
-    def put(self, line: PlayerLine) -> None:
-        self.phones.put(line)
+    def put(self, event: PhoneEvent) -> None:
+        self.phones.put(event)
         os.write(self.wake_write, b"!")
 
     def read(self, timeout: float | None) -> InputEvent:

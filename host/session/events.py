@@ -21,11 +21,23 @@ class Typed:
 
 
 @dataclass(frozen=True)
-class PlayerLine:
-    """A command sent from one player's own device (their phone): its replies go back there."""
+class PhoneCommand:
+    """A move sent from one player's own phone, as its page offers it: `seat` is the player whose
+    private link sent it (never a name read from the message), `verb` and `value` what the page
+    sent (a button's value, or the text typed: a term, a clue). It is never read as a typed line:
+    the session takes the action that `seat`'s page offers for them, and replies to that phone."""
+
+    seat: str
+    verb: str
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player's phone took their seat (the table hears it, so that a seat taken by someone else
+    is noticed)."""
 
     player: str
-    line: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,8 @@ class InputEnded:
     """No more input will come (end of the script, Ctrl-D, the keyboard closed)."""
 
 
-InputEvent = Union[Typed, PlayerLine, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
+InputEvent = Union[Typed, PhoneCommand, Joined, Refused, Heard, MicrophoneGone, MicrophoneBack, ClockWake, InputEnded]
 
-__all__ = ["ClockWake", "Heard", "InputEnded", "InputEvent", "MicrophoneBack", "MicrophoneGone", "PlayerLine", "Refused", "Typed"]
+__all__ = [
+    "ClockWake", "Heard", "InputEnded", "InputEvent", "Joined", "MicrophoneBack", "MicrophoneGone", "PhoneCommand", "Refused", "Typed",
+]

@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from games.base import (
-    Action, Choice, Event, GameState, IllegalAction, Match, UnknownCommand, Verb, find_player, fold_name, join_names,
+    Action, Choice, Event, GameState, IllegalAction, Match, SecretRefused, UnknownCommand, Verb, find_player, fold_name,
+    join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
-from host.session.events import ClockWake, Heard, InputEnded, MicrophoneBack, MicrophoneGone, PlayerLine, Refused, Typed
+from host.session.events import (
+    ClockWake, Heard, InputEnded, Joined, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed,
+)
 from host.session.inputs import LineSource, Listening
 from host.adapters.narration import NarrationListener
 from host.storage.preferences import Preferences, save
@@ -48,6 +51,7 @@ HOST_COMMANDS = (
     HostCommand("undo", "take back the last move"),
     HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", per_game=True),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
+    HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
     HostCommand("time", "the time left in the story", per_game=True),
     HostCommand("grid", "the tiles face up now", per_game=True),
@@ -103,7 +107,11 @@ class PrivateChannel(Protocol):
         """The game may have changed: show every screen the game as it is now."""
 
     def renew(self, player: str) -> str:
-        """A new private link for `player` (the old one stops working); the address to join again at."""
+        """A new private link for `player` (the old one stops working); where to join again (the
+        address and the room code)."""
+
+    def invite(self, output: TextOutput) -> None:
+        """Tell the table how phones join: the address, the room code, the QR code."""
 
 
 @dataclass
@@ -121,8 +129,6 @@ class TextOutput:
     #: printed (not spoken) before each line: when in the story a tick was heard
     stamp: str = ""
     last: list[str] = field(default_factory=list)
-    #: where replies go instead of the table (a player's phone, while their command is handled)
-    reply_to: Callable[[str], None] | None = None
     #: told every shared line too (the table page)
     also: Callable[[str], None] | None = None
 
@@ -146,15 +152,50 @@ class TextOutput:
         if self.speaker is not None:
             self.speaker.earcon(name)
 
-    def note(self, line: str) -> None:
-        """A reply to one command (an error, a help text): printed and said, not kept for 'repeat';
-        sent to the player's phone instead when the command came from there."""
-        if self.reply_to is not None:
-            self.reply_to(line)
-            return
+    def note(self, line: str, spoken: str | None = None) -> None:
+        """A reply to one command (an error, a help text): printed and said (`spoken` instead of the
+        line, such as an address read out), not kept for 'repeat'."""
         self.write(line)
         if self.speaker is not None and not self.quiet:
-            self.speaker.say(visible(line))
+            self.speaker.say(visible(spoken or line))
+
+
+@dataclass
+class Refusals:
+    """Moves refused for players with phones, told to the table without repeating: the first at
+    once, those that follow it within QUIET seconds of each other as one count when they stop."""
+
+    QUIET = 3.0
+    #: player -> (what was refused, refusals not told yet, when the last came)
+    pending: dict[str, tuple[str, int, float]] = field(default_factory=dict)
+
+    def add(self, player: str, what: str) -> str | None:
+        """A refusal of `player`'s `what` ("term"): the line to say now, if any."""
+        now = time.monotonic()
+        if player in self.pending:
+            _, count, _ = self.pending[player]
+            self.pending[player] = (what, count + 1, now)
+            return None
+        self.pending[player] = (what, 0, now)
+        return f"{player}: one {what} was refused; see your phone."
+
+    def due(self) -> float | None:
+        """Seconds until a count is to be told, None when none is waiting."""
+        if not self.pending:
+            return None
+        return max(0.0, min(last for _, _, last in self.pending.values()) + self.QUIET - time.monotonic())
+
+    def told(self, all_now: bool = False) -> list[str]:
+        """The counts whose refusals stopped coming (`all_now`: every count), to say now."""
+        lines = []
+        for player, (what, count, last) in list(self.pending.items()):
+            if all_now or time.monotonic() - last >= self.QUIET:
+                del self.pending[player]
+                if count == 1:
+                    lines.append(f"{player}: one more {what} was refused; see your phone.")
+                elif count:
+                    lines.append(f"{player}: {count} more {what}s were refused; see your phone.")
+        return lines
 
 
 @dataclass
@@ -188,6 +229,11 @@ class StoryClock:
 
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def due(self) -> bool:
+        """Whether a warning or the end has come."""
+        left = self.left()
+        return left is not None and (left == 0 or bool(self.warnings) and left <= self.warnings[0])
 
     def next_wake(self) -> float | None:
         """Seconds until the next warning or the end, None when not running."""
@@ -234,11 +280,12 @@ class Session:
         self.card_reading, self.preferences, self.without = config.card_reading, config.preferences, config.without
         self.adapter = config.adapter or adapter_for(config.match.state.game)
         self.private = config.private
+        self.refusals = Refusals()
         #: the host's commands bound to their handlers (a game's moves are bound in its `moves`)
         self._host_commands: dict[str, Callable[[str], bool | None]] = {
             "help": self._cmd_help, "repeat": self._cmd_repeat, "score": self._cmd_score, "turn": self._cmd_turn,
             "time": self._cmd_time, "say": self._cmd_say, "grid": self._cmd_grid, "private": self._cmd_private,
-            "link": self._cmd_link, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
+            "link": self._cmd_link, "phones": self._cmd_phones, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
             "quit": self._cmd_quit,
         }
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
@@ -261,14 +308,19 @@ class Session:
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
+                self.out.shared(self.refusals.told())
                 if self.private is not None:
                     self.private.refresh(self)
-                match source.read(self.clock.next_wake()):
+                match source.read(self._next_wake()):
                     case InputEnded():
+                        self.out.shared(self.refusals.told(all_now=True))
                         self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
                         return
                     case ClockWake():
-                        self._clock_tick()
+                        if self.clock.due():
+                            self._clock_tick()
+                    case Joined(player):
+                        self.out.shared([f"{player} joined."])
                     case Heard() as heard:
                         if not self._heard(heard):
                             return
@@ -278,7 +330,7 @@ class Session:
                         self._microphone_back()
                     case Refused(message):
                         self.out.note(message)
-                    case PlayerLine() as sent:
+                    case PhoneCommand() as sent:
                         self._from_phone(sent)
                     case Typed(line):
                         if not self.handle(line):
@@ -373,53 +425,65 @@ class Session:
             best = list(first_of_verb.values())[:3]
         return f"Type {join_names(best, 'or')}."
 
-    def _from_phone(self, sent: PlayerLine) -> None:
-        """A command from a player's phone: played as if typed, its replies sent back there."""
-        private = self.private
-        assert private is not None
-        self.out.reply_to = lambda line: private.tell(sent.player, [line])
-        try:
-            self.handle(sent.line)
-        finally:
-            self.out.reply_to = None
+    def _from_phone(self, sent: PhoneCommand) -> None:
+        """A move from a player's phone: the action its page offers that player now, made by the
+        game's adapter (nothing is parsed or guessed); anything else, or an action the rules give
+        to another player, is refused on that phone only. Its replies go back there."""
+        turn = self.adapter.phone_turn(self.state, sent.seat)
+        action = turn.action(sent.verb, sent.value)
+        if action is None or self.adapter.actor(self.state, action) != sent.seat:
+            self._reply(f"Refused: that is not yours to do now. {turn.now}", sent.seat)
+            return
+        self.play(action, to=sent.seat)
 
-    def play(self, action: Action) -> bool:
-        """Apply one action: refused ones are explained; legal ones are saved, then announced."""
+    def _reply(self, line: str, to: str | None) -> None:
+        """A reply to one command: on the phone of `to`, who sent it, or else at the table."""
+        if to is None or self.private is None:
+            self.out.note(line)
+        else:
+            self.private.tell(to, [line])
+
+    def play(self, action: Action, to: str | None = None) -> bool:
+        """Apply one action: refused ones are explained; legal ones are saved, then announced.
+        `to`: the player whose phone sent it, who gets the replies."""
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
-            self._refused(action, refusal)
+            self._refused(action, refusal, to)
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
-        told = self._tell_privately(events)
+        told = self._tell_privately(events, to)
         if not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
-            self.out.note("Noted.")
+            self._reply("Noted.", to)
         self._announce(events, action)
         self._follow_phase()
         return True
 
-    def _tell_privately(self, events: list[Event]) -> bool:
-        """Each private event to its player's phone; whether one went to the phone that sent the move."""
+    def _tell_privately(self, events: list[Event], to: str | None) -> bool:
+        """Each private event to its player's phone; whether one went to `to`'s, which sent the move."""
         told = False
         for event in events:
             if event.to is not None and self.private is not None and self.private.has(event.to):
                 self.private.tell(event.to, [event.text])
-                told = told or self.out.reply_to is not None
+                told = told or event.to == to
         return told
 
-    def _refused(self, action: Action, refusal: IllegalAction) -> None:
+    def _refused(self, action: Action, refusal: IllegalAction, to: str | None) -> None:
         """A secret move refused for a player with a phone: the reason, with what they wrote,
-        on their phone; the table hears only that something was refused."""
+        on their phone; the table hears only that something was refused. Any other refusal goes
+        to whoever sent the move (`to`: a phone)."""
         player = action.player
         if self.private is None or player is None or not self.private.has(player) or not self.state.secret_input():
-            self.out.note(str(refusal))
+            self._reply(str(refusal) if to is None else f"Refused: {refusal}", to)
             return
         written = " ".join(action.args)
-        self.private.tell(player, [f"Refused: '{written}'. {refusal}" if written else f"Refused: {refusal}"])
-        what = {"erase": "erasure"}.get(action.verb, action.verb)
-        self.out.shared([f"{player}: one {what} was refused; see your phone."])
+        reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
+        self.private.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
+        line = self.refusals.add(player, {"erase": "erasure"}.get(action.verb, action.verb))
+        if line is not None:
+            self.out.shared([line])
 
     def _telling(self) -> bool:
         """A story is being told into the microphone."""
@@ -479,10 +543,12 @@ class Session:
     def _heard(self, heard: Heard) -> bool:
         """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
         questions), a card read aloud, or spoken commands; False when they stop the session.
-        The storyteller's words are public: each finished utterance is printed as heard."""
+        The storyteller's words are public: each finished utterance is printed as heard (a
+        command as free recognition wrote it down, which decides it, not the grammar's guess)."""
         hypothesis = heard.hypothesis
-        if hypothesis.final and hypothesis.words and not hypothesis.confirmed:
-            self.out.write(f"Heard: {hypothesis.text}")
+        said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
+        if hypothesis.final and said and not hypothesis.confirmed:
+            self.out.write(f"Heard: {said}")
         if self._telling() or hypothesis.confirmed:  # a confirmation is the story's, even once it is over
             return self._heard_story(heard)
         if self.voice is None or not hypothesis.final:
@@ -544,6 +610,11 @@ class Session:
         timing = self.clock.paused is not None
         self.clock.resume()
         self.out.shared(["The microphone is back: the story and the timer go on." if timing else "The microphone is back."])
+
+    def _next_wake(self) -> float | None:
+        """Seconds until the story clock or a count of refusals wants the session, None: never."""
+        wakes = [wake for wake in (self.clock.next_wake(), self.refusals.due()) if wake is not None]
+        return min(wakes) if wakes else None
 
     def _clock_tick(self) -> None:
         left = self.clock.left()
@@ -651,6 +722,12 @@ class Session:
             self.out.note("Say whose phone link to renew: link NAME.")
             return
         self.out.note(f"{player}'s link was renewed; {player}, join again at {self.private.renew(player)}")
+
+    def _cmd_phones(self, rest: str) -> None:
+        if self.private is None:
+            self.out.note("There are no phones in this game: play it with --companion.")
+            return
+        self.private.invite(self.out)
 
     def _cmd_rate(self, rest: str) -> None:
         """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""

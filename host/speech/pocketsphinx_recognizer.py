@@ -35,8 +35,11 @@ class PocketSphinxRecognizer:
 
     sample_rate = SAMPLE_RATE
 
-    def __init__(self, sample_rate: int = SAMPLE_RATE):
+    def __init__(self, sample_rate: int = SAMPLE_RATE, loose: bool = True):
+        """`loose`: under a phrase list, make the loose pass (False when another recognizer
+        makes it: it costs about as much as the grammar's own decode, and more on busy cores)."""
         check_rate(NAME, self.sample_rate, sample_rate)
+        self._loose = loose
         self._decoder = Decoder(loglevel="FATAL", samprate=self.sample_rate)
         self._frames_per_second = self._decoder.config["frate"]
         self._utterance_start: float | None = None  # seconds; None between utterances
@@ -129,13 +132,14 @@ class PocketSphinxRecognizer:
         return []
 
     def _end_utterance(self) -> list[Hypothesis]:
-        """The final hypothesis; none for an utterance that never showed a word."""
+        """The final hypothesis; none for free speech that never showed a word."""
         self._decoder.end_utt()
         words = self._words(final=True)
         self._utterance_start = None
         shown, self._partial = self._partial, ()
-        loose = self._loose_pass() if self._phrases else None
-        return [Hypothesis(words, final=True, loose=loose)] if words or shown or loose else []
+        loose = self._loose_pass() if self._phrases and self._loose else None
+        # under a phrase list every utterance is closed: the loose pass may hear what the grammar did not
+        return [Hypothesis(words, final=True, loose=loose)] if words or shown or self._phrases else []
 
     def _loose_pass(self) -> str:
         """The utterance decoded again with the language model: what was said, in any words."""

@@ -18,9 +18,7 @@ storyhost installed or pinned is checked against its recorded checksums before i
 """
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,10 +204,10 @@ def open_recognizer(
         raise RecognizerError(str(error)) from error
 
 
-def _pocketsphinx(sample_rate: int) -> Recognizer:
+def _pocketsphinx(sample_rate: int, loose: bool = True) -> Recognizer:
     from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 
-    return PocketSphinxRecognizer(sample_rate)
+    return PocketSphinxRecognizer(sample_rate, loose)
 
 
 def _vosk(folder: Path, sample_rate: int) -> Recognizer:
@@ -230,47 +228,7 @@ def _whisper(model: Path | None, confirming: Path | None, sample_rate: int, live
     if confirmer.path != found.path:
         check_before_loading(confirmer)
     grammar_model = find_vosk_model()
-    grammar = _pocketsphinx(sample_rate) if grammar_model is None else _vosk(grammar_model, sample_rate)
+    # Whisper makes the loose pass of the grammar's utterances (host/speech/split_recognizer.py)
+    grammar = _pocketsphinx(sample_rate, loose=False) if grammar_model is None else _vosk(grammar_model, sample_rate)
     whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live)
     return SplitRecognizer(whisper, grammar)
-
-
-def main(argv: list[str]) -> int:
-    """`transcribe FILE`: stream a recording through a recognizer, as a microphone would deliver
-    it, and print its hypotheses: one `final:` line per utterance."""
-    from host.audio.sources import AudioFileError, FileSource
-    from host.speech.hearing import hear
-
-    parser = argparse.ArgumentParser(prog="storyhost transcribe", description=main.__doc__)
-    parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")
-    parser.add_argument(
-        "--asr", choices=KINDS,
-        help="recognizer (default: whisper, with PocketSphinx or Vosk for --phrases; see 'storyhost play --help')",
-    )
-    parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
-    parser.add_argument("--phrases", nargs="+", metavar="PHRASE", help="listen only for these phrases")
-    parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
-    args = parser.parse_args(argv)
-    try:
-        recognizer = open_recognizer(args.asr, args.model)
-        recognizer.set_phrases(args.phrases)
-        source = FileSource(args.audio, recognizer.sample_rate)
-        try:
-            hypotheses = [heard.hypothesis for heard in hear(source, recognizer)]
-        finally:
-            source.close()
-    except (AudioFileError, RecognizerError) as error:
-        print(error, file=sys.stderr)
-        return 2
-    for hypothesis in hypotheses:
-        if hypothesis.final or args.partials:
-            print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
-    return 0
-
-
-def _timed(word: HeardWord) -> str:
-    """The word with those of its times and confidence it has: "polar@1.67-2.04 (0.93)"."""
-    times = f"@{word.start:.2f}-{word.end:.2f}" if word.start is not None and word.end is not None else ""
-    confidence = f" ({word.confidence:.2f})" if word.confidence is not None else ""
-    return f"{word.text}{times}{confidence}"

@@ -78,8 +78,8 @@ MIN_WINDOW = 10  # seconds: the encoder's shortest window
 MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
 SPEECH_ON, SPEECH_OFF = 0.5, 0.35  # Silero probabilities: speech starts above one, ends below the other
 BEAM = 2
+WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
 # The confirming pass (only with a context: see `set_context`)
-CONFIRM_BEAM = 5
 CONFIRM_WAIT = 1.0  # seconds of continued speech after which a confirmation runs anyway
 CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word and after its last
 LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
@@ -517,6 +517,16 @@ class WhisperRecognizer:
         return words
 
     # -- decoding ------------------------------------------------------------------------------
+    def decode(self, pcm: bytes, prompt: str | None = None) -> tuple[HeardWord, ...]:
+        """One short utterance (a spoken command) decoded once, whole: beam `WHOLE_BEAM`,
+        `prompt` as Whisper's initial prompt, the same window and guards as the stream. Word
+        times are seconds from the start of `pcm`. The stream's agreement policy loses the words
+        of a two-word command ("c one" heard as "Thank you.")."""
+        check_pcm(pcm)
+        audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
+        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, prompt, full=False)
+        return tuple(word.heard() for word in words)
+
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
@@ -526,7 +536,7 @@ class WhisperRecognizer:
 
 class _Confirmer:
     """Decodes finished utterances again (batch after batch, in order) with Whisper's full window
-    and CONFIRM_BEAM, the card and the story's confirmed sentences so far (at most PROMPT_CHARS)
+    and WHOLE_BEAM, the card and the story's confirmed sentences so far (at most PROMPT_CHARS)
     as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
     `background` on its own, whose results the caller collects as they come."""
 
@@ -600,7 +610,7 @@ class _Confirmer:
             self._heard_story, self._said = batch.story, []
         _give_back_memory()
         words = [] if not len(batch.audio) else _transcribe(
-            self._model.result(), batch.audio, batch.offset, CONFIRM_BEAM, self._prompt(batch.context), full=True
+            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), full=True
         )
         _give_back_memory()
         words = [w for w in words if w.start < batch.end - LATE_START]

@@ -1,4 +1,5 @@
-"""Read and check deck files: the Stories! opening cards and the Storytelling tales.
+"""Read and check deck files: the Stories! opening cards, the Storytelling tales and the Dixit
+decks told in words.
 
 A deck file is UTF-8 JSON. The built-in decks are package data in host/decks/; a group can load
 a file of its own in the same shape. All the problems of a file are collected and reported in one
@@ -10,11 +11,14 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from importlib.resources import files
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
-from host.storage.files import FileRefused, parse_json, read_text
+from games.decks import (
+    FRAME_COLOURS, TALE_KEYS, DescribedCard, DescribedDeck, OpeningCard, Tale, TaleCard, Tile,
+)
+from games.dixit import HAND_SIZE, MIN_PLAYERS, THREE_PLAYER_CARDS_GIVEN, THREE_PLAYER_HAND_SIZE
+from host.storage.files import FileRefused, parse_json, read_head, read_text
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -23,6 +27,16 @@ STORIES_FILE = "stories.json"
 TALE_TILES = 16
 TALE_CARDS = 13
 MAX_PICTURES = 5
+DESCRIBED_FILE = "dixit-described.json"
+#: as many cards as `storyhost play dixit --cards` allows
+MAX_DESCRIBED_CARDS = 1000
+MAX_TITLE_CHARS = 60  # a heading on a phone's screen
+MAX_LICENCE_CHARS = 200
+#: the table hears every card shown read aloud: 80 words take about half a minute at the default rate
+MAX_DESCRIPTION_WORDS = 80
+MAX_DESCRIPTION_CHARS = 600
+#: each card's picture goes to a phone over the local network
+MAX_IMAGE_BYTES = 2 << 20
 
 
 class DeckError(ValueError):
@@ -61,6 +75,42 @@ def load_tale(key_or_path: str | Path) -> Tale:
     if tale is None:
         raise DeckError(label, check.problems)
     return tale
+
+
+def load_described_deck(path: str | Path | None = None, players: int | None = None) -> DescribedDeck:
+    """The Dixit cards told in words of a deck file; None reads the built-in deck. The deck must
+    hold enough cards for Dixit's deal to `players` (`dixit_deal`: the hands, and one turn's cards
+    shown drawn back), or, without a number, for the smallest game (3 players: 26 cards)."""
+    if path is None:
+        source, label = _builtin(DESCRIBED_FILE)
+        folder = None
+    else:
+        source, label = Path(path), str(path)
+        folder = source.parent
+    check = _Checker()
+    deck = _described_deck(_read(source, label), folder, players, check)
+    if deck is None:
+        raise DeckError(label, check.problems)
+    return deck
+
+
+def dixit_deal(players: int) -> tuple[int, int]:
+    """Dixit's deal by the rulebook: the cards in all the hands (6 each; 7 with 3 players), and
+    the cards shown on a turn, which are drawn back at its end (one a player; 5 with 3 players)."""
+    three = players == 3
+    hand = THREE_PLAYER_HAND_SIZE if three else HAND_SIZE
+    return hand * players, 1 + (THREE_PLAYER_CARDS_GIVEN if three else 1) * (players - 1)
+
+
+def image_kind(head: bytes) -> str | None:
+    """'PNG', 'JPEG' or 'WebP', told by the first 12 bytes of a file; None for anything else."""
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP"
+    return None
 
 
 def _builtin(name: str) -> tuple[Traversable, str]:
@@ -329,3 +379,137 @@ def _pictures(
         else:
             first[name] = index
     return tuple(items)
+
+
+def _described_deck(data: Any, folder: Path | None, players: int | None, check: _Checker) -> DescribedDeck | None:
+    root = check.object(data, "", ("game", "title", "licence", "cards"))
+    if root is None:
+        return None
+    check.game(root, "dixit")
+    title = _line(root, "title", "", MAX_TITLE_CHARS, check)
+    licence = _line(root, "licence", "", MAX_LICENCE_CHARS, check)
+    items = check.items(root, "cards", "", 0, None, "cards")
+    if items is None:
+        return None
+    _enough_cards(len(items), players, check)
+    cards = _described_cards(items, folder, licence, check)
+    if check.problems or title is None:
+        return None
+    return DescribedDeck(title, cards)
+
+
+def _enough_cards(count: int, players: int | None, check: _Checker) -> None:
+    """At least the cards of Dixit's deal for `players` (None: for the smallest game), at most
+    MAX_DESCRIBED_CARDS."""
+    dealt, shown = dixit_deal(players or MIN_PLAYERS)
+    if count < dealt + shown:
+        who = f"{players} players: the hands" if players else f"any game: {MIN_PLAYERS} players' hands"
+        check.add("cards", f"{count} cards are too few for {who} take {dealt} and one turn draws {shown} more, "
+                           f"so write at least {dealt + shown}")
+    elif count > MAX_DESCRIBED_CARDS:
+        check.add("cards", f"expected at most {MAX_DESCRIBED_CARDS} cards, found {count}")
+
+
+def _described_cards(
+    items: list[Any], folder: Path | None, licence: str | None, check: _Checker
+) -> tuple[DescribedCard, ...]:
+    """The valid cards; `licence` is the deck's, for the cards that give none of their own."""
+    firsts: dict[str, dict[Any, str]] = {"id": {}, "title": {}, "description": {}, "image": {}}
+    cards = [
+        _described_card(item, f"cards[{index}]", folder, licence, firsts, check) for index, item in enumerate(items)
+    ]
+    return tuple(card for card in cards if card)
+
+
+def _described_card(
+    value: Any, path: str, folder: Path | None, licence: str | None, firsts: dict[str, dict[Any, str]], check: _Checker
+) -> DescribedCard | None:
+    """One card; `firsts` maps each field to its values already given and the card that gave each,
+    so that a second card with the same id, title, description or picture is refused."""
+    card = check.object(value, path, ("id", "title", "description"), ("image", "licence"))
+    if card is None:
+        return None
+
+    def once(key: str, same: Any, problem: str) -> None:
+        first = firsts[key].setdefault(same, path)
+        if first != path:
+            check.add(f"{path}.{key}", f"{problem} {first}")
+
+    card_id = check.whole(card, "id", path)
+    if card_id is not None:
+        once("id", card_id, f"{card_id} is already the id of")
+    title = _line(card, "title", path, MAX_TITLE_CHARS, check)
+    if title is not None:
+        once("title", title.casefold(), f"{title!r} is already the title of")
+    description = _description(card, path, check)
+    if description is not None:
+        once("description", description.casefold(), "the same description as")
+    image = _image(card, path, folder, check)
+    if image is not None:
+        once("image", image, f"{card['image']!r} is already the picture of")
+    if "licence" in card:
+        licence = _line(card, "licence", path, MAX_LICENCE_CHARS, check)
+    if card_id is None or title is None or description is None or licence is None:
+        return None
+    if "image" in card and image is None:
+        return None
+    return DescribedCard(card_id, title, description, licence, image)
+
+
+def _line(parent: dict[str, Any], key: str, path: str, limit: int, check: _Checker) -> str | None:
+    """Text said or shown as one line: white space of any kind is one space."""
+    text = check.text(parent, key, path)
+    if text is None:
+        return None
+    line = " ".join(text.split())
+    if len(line) > limit:
+        check.add(_field(path, key), f"expected at most {limit} characters, found {len(line)}")
+        return None
+    return line
+
+
+def _description(card: dict[str, Any], path: str, check: _Checker) -> str | None:
+    text = check.text(card, "description", path)
+    if text is None:
+        return None
+    words = text.split()
+    where = f"{path}.description"
+    if len(words) > MAX_DESCRIPTION_WORDS:
+        check.add(where, f"expected at most {MAX_DESCRIPTION_WORDS} words, found {len(words)}; "
+                         "every card shown is read aloud")
+        return None
+    description = " ".join(words)
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        check.add(where, f"expected at most {MAX_DESCRIPTION_CHARS} characters, found {len(description)}")
+        return None
+    return description
+
+
+def _image(card: dict[str, Any], path: str, folder: Path | None, check: _Checker) -> str | None:
+    """The card's picture file, as an absolute path: a PNG, JPEG or WebP file of at most
+    MAX_IMAGE_BYTES, named from the deck file's folder and inside it."""
+    name = check.text(card, "image", path)
+    if name is None:
+        return None
+    where = f"{path}.image"
+    relative = PurePosixPath(name)
+    if relative.is_absolute() or ".." in relative.parts or "\\" in name:
+        check.add(where, f"{name!r}: name the picture from the deck file's folder, inside it, with / between "
+                         "folders, such as 'pictures/lantern.png' (no / in front, no ..)")
+        return None
+    if folder is None:
+        check.add(where, "the built-in deck has no pictures")
+        return None
+    file = folder / relative
+    try:
+        head, size = read_head(file, 12)
+    except FileRefused as refused:
+        check.add(where, f"{name!r}: {refused.problem}")
+        return None
+    if image_kind(head) is None:
+        check.add(where, f"{name!r} is not a PNG, JPEG or WebP picture")
+        return None
+    if size > MAX_IMAGE_BYTES:
+        check.add(where, f"{name!r} is larger than {MAX_IMAGE_BYTES >> 20} MiB: make the picture smaller")
+        return None
+    return str(file.absolute())

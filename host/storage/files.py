@@ -23,20 +23,27 @@ class FileRefused(ValueError):
         super().__init__(f"{path}: {problem}")
 
 
-def read_capped(path: Path, limit: int) -> bytes:
-    """The bytes of the regular file `path`, at most `limit` of them."""
+def read_head(path: Path, count: int) -> tuple[bytes, int]:
+    """The first `count` bytes of the regular file `path`, and its size in bytes (so that a file
+    too large to use is refused without reading it whole)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is refused
     except OSError as error:
         raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
         os.close(descriptor)
         raise FileRefused(path, "this is not a regular file (a folder, a device or a pipe)")
     with os.fdopen(descriptor, "rb") as file:
         try:
-            data = file.read(limit + 1)
+            return file.read(count), status.st_size
         except OSError as error:
             raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+
+
+def read_capped(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them."""
+    data, _ = read_head(path, limit + 1)  # counted as read: the file may grow after fstat
     if len(data) > limit:
         raise FileRefused(path, f"the file is larger than {limit // 1024} KiB, too large to be right")
     return data

@@ -31,15 +31,15 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 
 from games.base import Action
 from models.locate import data_dir
 
 #: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and
-#: hashed, 1 the one before the companion's seats
-VERSION = 2
+#: hashed, 1 the one before the companion's seats, 2 the one before a seat kept its phone's key
+VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS seats (
     player TEXT NOT NULL,
     token TEXT NOT NULL UNIQUE,
     claimed INTEGER NOT NULL DEFAULT 0,
+    phone TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, player)
 );
 """
@@ -84,6 +85,19 @@ class GameBusy(StoreError):
     """The game is open in another storyhost."""
 
 
+def _user_only(path: Path) -> None:
+    """The saved games file (tokens, secret terms) and its side files readable by their user only:
+    made so before SQLite opens it (SQLite gives its -wal and -shm files the file's mode), and
+    files of an older storyhost corrected."""
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an empty file is an empty database
+    for side in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.chmod(f"{path}{side}", 0o600)
+        except OSError:
+            pass  # none such, or another user's file: SQLite says whether it can be read
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -96,6 +110,15 @@ def _chain(previous: str, *fields: object) -> str:
 
 def _first_digest(game: str, settings: str) -> str:
     return _chain("", game, settings)
+
+
+class Seat(NamedTuple):
+    """A player's seat for a phone: the private link's key, whether a phone took it, and the key of
+    that phone ('' for none, or a seat taken before phones had keys)."""
+
+    token: str
+    claimed: bool
+    phone: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,7 +143,8 @@ class GameStore:
         self._sound = False  # quick_check passed since this store was opened
         unclean = Path(f"{path}-wal").exists() or Path(f"{path}-journal").exists()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _user_only(path)
             self._db = sqlite3.connect(path, isolation_level=None, timeout=10)
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"Cannot open the saved games file {path}: {error}.") from error
@@ -141,7 +165,14 @@ class GameStore:
 
     @classmethod
     def open(cls) -> GameStore:
-        return cls(data_dir() / "games.sqlite3")
+        """The saved games in storyhost's data folder, which is made readable by its user only."""
+        folder = data_dir()
+        try:
+            if folder.is_dir() and folder.stat().st_uid == os.getuid() and folder.stat().st_mode & 0o077:
+                folder.chmod(0o700)
+        except OSError:
+            pass  # the file itself is its user's alone all the same
+        return cls(folder / "games.sqlite3")
 
     def __enter__(self) -> GameStore:
         return self
@@ -175,9 +206,11 @@ class GameStore:
             copy = self.path.with_name(f"{self.path.name}.damaged-{content}")
             if not copy.exists():
                 shutil.copyfile(self.path, copy)
+                copy.chmod(0o600)
                 wal = Path(f"{self.path}-wal")
                 if wal.exists():
                     shutil.copyfile(wal, f"{copy}-wal")
+                    os.chmod(f"{copy}-wal", 0o600)
         except OSError as error:
             return f"No copy could be kept ({error.strerror})."
         return f"A copy is kept at {copy}."
@@ -205,6 +238,8 @@ class GameStore:
             if version == VERSION:
                 return
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
+            if old and version == 2:
+                self._db.execute("ALTER TABLE seats ADD COLUMN phone TEXT NOT NULL DEFAULT ''")
             if old and version == 0:
                 self._check_integrity()
                 self._db.execute("ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0")
@@ -327,25 +362,26 @@ class GameStore:
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
     # -- the companion's seats: one private link per player and game, kept for `resume`
-    def seats(self, game_id: int, players: Iterable[str], new_token: Callable[[], str]) -> dict[str, tuple[str, bool]]:
-        """Each player's token and whether their seat was claimed; missing tokens are made now."""
+    def seats(self, game_id: int, players: Iterable[str], new_token: Callable[[], str]) -> dict[str, Seat]:
+        """Each player's seat; missing tokens are made now."""
         with self._writing():
             for player in players:
                 self._db.execute(
                     "INSERT OR IGNORE INTO seats (game_id, player, token) VALUES (?, ?, ?)", (game_id, player, new_token())
                 )
-            rows = self._db.execute("SELECT player, token, claimed FROM seats WHERE game_id = ?", (game_id,)).fetchall()
-        return {player: (token, bool(claimed)) for player, token, claimed in rows}
+            rows = self._db.execute("SELECT player, token, claimed, phone FROM seats WHERE game_id = ?", (game_id,)).fetchall()
+        return {player: Seat(token, bool(claimed), phone) for player, token, claimed, phone in rows}
 
-    def claim_seat(self, game_id: int, player: str) -> None:
+    def claim_seat(self, game_id: int, player: str, phone: str) -> None:
+        """`player`'s seat taken by the phone whose key is `phone`."""
         with self._writing():
-            self._db.execute("UPDATE seats SET claimed = 1 WHERE game_id = ? AND player = ?", (game_id, player))
+            self._db.execute("UPDATE seats SET claimed = 1, phone = ? WHERE game_id = ? AND player = ?", (phone, game_id, player))
 
     def renew_seat(self, game_id: int, player: str, token: str) -> None:
         """A new token for `player`'s seat, to be claimed again: the old link is worth nothing."""
         with self._writing():
             self._db.execute(
-                "UPDATE seats SET token = ?, claimed = 0 WHERE game_id = ? AND player = ?", (token, game_id, player)
+                "UPDATE seats SET token = ?, claimed = 0, phone = '' WHERE game_id = ? AND player = ?", (token, game_id, player)
             )
 
     # -- reading
@@ -471,7 +507,7 @@ class GameStore:
         self._before_changing()
         head = self._head_file(game_id)
         try:
-            head.parent.mkdir(exist_ok=True)
+            head.parent.mkdir(mode=0o700, exist_ok=True)
             handle = open(head, "a+", encoding="utf-8")
         except OSError as error:
             raise StoreError(f"Cannot mark game {game_id} as open in {head.parent}: {error.strerror}.") from error

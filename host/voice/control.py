@@ -5,8 +5,10 @@ speech while a clue or term is dictated), and gives every final hypothesis to `h
 answers with the commands to carry out: actions of the game, or requests of the host
 (`HostRequest`). Between the two sits the dialog a table expects:
 
-- a phrase heard with confidence below `nlp.commands.SURE`, or one whose action cannot be
-  taken back, is asked about first ("Did you say ...? Say yes or no.") and runs only on "yes";
+- a phrase heard with confidence below `nlp.commands.SURE` (`nlp.commands.understand` decides,
+  as for `storyhost transcribe --phrases`), or one whose action cannot be taken back, is asked
+  about first ("Did you say ...? Say yes or no.", a letter said with the spelling alphabet:
+  "flip bravo three") and runs only on "yes";
 - speech that is no phrase gets a short reprompt, never an action;
 - "what can I say" lists the phrases of the moment, one example per command;
 - with a prefix word ("host"), a phrase counts only when it starts with that word, so talk at
@@ -21,7 +23,7 @@ from typing import Union
 from games.base import Action, GameState, IllegalAction
 from host.speech.recognizer import Hypothesis
 from host.voice.phrases import NO, SLOT, YES, GameVoice, Names, Phrase, host_lines, phrases
-from nlp.commands import alike, spoken, understand
+from nlp.commands import alike, spelled, spoken, understand
 from nlp.ticks import HeardWord
 
 HELP_WORDS = ("what can i say", "help")
@@ -65,13 +67,15 @@ class VoiceControl:
         prefix: str | None = None,
         brief: Callable[[], bool] = lambda: False,
         without: frozenset[str] = frozenset(),
+        loose_chooses: bool = True,
     ) -> None:
         """`say` speaks and prints a reply; `game` says the game's moves and may rewrite a
         dictated line before it is asked about (a tick's words to the player's own term);
         `brief` tells whether replies should be short; the game's commands in `without` are
         not offered by voice (a Storytelling card is chosen by reading it only when a person is
-        the storyteller)."""
-        self.without = without
+        the storyteller); `loose_chooses`: the recognizer's loose pass hears better than its
+        grammar (see `nlp.commands.understand`)."""
+        self.without, self.loose_chooses = without, loose_chooses
         self.names, self.say, self.game, self.prefix, self.brief = names, say, game, prefix, brief
         self.host_lines = host_lines(game)
         self.question: Question | None = None
@@ -151,10 +155,10 @@ class VoiceControl:
             return self.aside(state, heard) if self.is_aside(state, heard) else self._dictate(state, sole, _free(heard))
         if self.dictating is not None:
             return self._dictate(state, self.dictating, _free(heard))
-        if not heard.text:
+        if not heard.text and not heard.loose:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed))
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.loose_chooses)
         if understood is None or not (understood.sure or understood.doubtful):
             self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
             return []
@@ -165,10 +169,10 @@ class VoiceControl:
         if phrase.dictation is not None:
             if understood.sure:
                 return self._start_dictation(phrase)
-            return self.ask(Question(phrase.words, dictation=phrase))
+            return self.ask(Question(spelled(phrase.words), dictation=phrase))
         commands = self._command(state, phrase.line)
         if commands and (phrase.confirm or not understood.sure):
-            return self.ask(Question(phrase.words, commands[0]))
+            return self.ask(Question(spelled(phrase.words), commands[0]))
         return commands
 
     def ask(self, question: Question) -> list[Command]:
@@ -184,14 +188,15 @@ class VoiceControl:
         """Yes or no; a command said instead, when sure, counts as no and is heard as itself
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
-        answers = {words: words for words in (*YES, *NO)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers) if heard.text else None
+        answers = {words: "yes" if words in YES else "no" for words in (*YES, *NO)}
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.loose_chooses)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)
-        # an answer is taken when the grammar heard it and the loose pass does not contradict it
-        if (understood is None or not understood.doubtful and not understood.sure
-                or understood.phrase != heard.text or understood.phrase not in answers):
+        # an answer is taken when both passes heard it, or when the grammar's and a loose pass
+        # that fits it less well do not contradict each other
+        if (understood is None or understood.phrase not in answers
+                or not understood.sure and not (understood.doubtful and answers.get(spoken(heard.text)) == answers[understood.phrase])):
             self._unclear += 1
             if self._unclear >= 3:
                 self.question = None
@@ -200,7 +205,7 @@ class VoiceControl:
                 self.say("Yes or no?" if self.brief() else f"Please say yes or no: {self.question.asked}?")
             return []
         question, self.question = self.question, None
-        if understood.phrase in NO:
+        if answers[understood.phrase] == "no":
             self.say("Cancelled.")
             return []
         if question.dictation is not None:

@@ -2,7 +2,8 @@
 
 Each phrase stands for a typed command line, so voice and keyboard end in the same place (the
 session's `handle`). The phrases of a game's moves come from its adapter (`GameVoice`). Phrases
-are spelled the way the recognizer spells words (`nlp.commands.spoken`). A phrase that needs free words after it (a Dixit clue, a Stories! term) is a dictation: the next
+are spelled the way the recognizer spells words (`nlp.commands.spoken`); a phrase with a letter
+can also be said with the spelling alphabet ("flip bravo three"). A phrase that needs free words after it (a Dixit clue, a Stories! term) is a dictation: the next
 utterance is heard as free speech and completes the line.
 
 The labels of Stories! tick choices name a player's secret terms: those choices are never turned
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.base import Action, GameState
-from nlp.commands import spoken
+from nlp.commands import spelled, spoken
 
 #: the slot a dictation's words fill in its line
 SLOT = "{}"
@@ -94,6 +95,8 @@ def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
 
 
 def each(words: tuple[str, ...], line: str, confirm: bool = False, dictation: str | None = None) -> Iterator[Phrase]:
-    """A phrase for each way of saying `line`, spelled as the recognizer spells."""
-    for said in words:
-        yield Phrase(spoken(said), line, confirm, dictation)
+    """A phrase for each way of saying `line`, spelled as the recognizer spells, then each of
+    them with its letters said with the spelling alphabet ("flip bravo three")."""
+    said = [spoken(way) for way in words]
+    for way in dict.fromkeys([*said, *map(spelled, said)]):
+        yield Phrase(way, line, confirm, dictation)

@@ -118,7 +118,8 @@ def test_storytelling_cinderella_played_by_sound_alone(pulse: PulseAudio, player
 
 def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, player: VoicePlayer, tmp_path: Path) -> None:
     """Four players, a 28-card deck (one turn): storyteller, clue, cards shown, the votes once
-    the tokens are turned over, the storyteller's card, who gave the others; scored."""
+    the tokens are turned over, the storyteller's card, who gave the one other card with a vote
+    (the only owner the score needs); scored."""
     host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", "Nina", "Leo", "Marc", "Sabine", "--cards", "28",
                     *HOST_OPTIONS)
     moves = [
@@ -129,9 +130,7 @@ def test_dixit_with_physical_cards_played_by_sound_alone(pulse: PulseAudio, play
         ("marc voted four", "Marc has voted"),
         ("sabine voted two", "All votes are in"),
         ("the storyteller card is two", "Card 2 is Leo's"),
-        ("card one belongs to nina", "Card 1 is Nina's"),
-        ("card three belongs to marc", "Card 3 is Marc's"),
-        ("card four belongs to sabine", "Card 4 is Sabine's"),  # or the host works it out
+        ("card four belongs to sabine", "Card 4 is Sabine's"),
     ]
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)

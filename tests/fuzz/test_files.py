@@ -16,13 +16,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from host.cli.main import main
-from host.storage.decks import DeckError, load_opening_cards, load_tale
+from host.storage.decks import DeckError, load_described_deck, load_opening_cards, load_tale
 from host.storage.preferences import VERBOSITIES, load
 from host.audio.speaker import MAX_RATE, MIN_RATE
 from tests.fuzz.common import FUZZ
 from tests.host.cli_helpers import ROOT, run_storyhost
 
 BUILTIN = ROOT / "host" / "decks"
+LOADERS = {"stories.json": load_opening_cards, "saint-george.json": load_tale, "dixit-described.json": load_described_deck}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -59,9 +60,9 @@ def _one_line_naming(message: str, path: Path) -> None:
     assert "Traceback" not in message
 
 
-@pytest.mark.parametrize("deck", ["stories.json", "saint-george.json"])
+@pytest.mark.parametrize("deck", LOADERS)
 def test_a_mangled_deck_loads_or_names_the_file(deck):
-    loader = load_opening_cards if deck == "stories.json" else load_tale
+    loader = LOADERS[deck]
 
     @FUZZ
     @given(data=_mangled((BUILTIN / deck).read_bytes()))

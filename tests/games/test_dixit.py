@@ -1,6 +1,7 @@
 """Dixit with the physical cards: the rulebook's worked example, scoring cases, the 3-player and
-Contando variants, refusals that leave the state unchanged, game length (with the full deck and
-with a partial or bigger one), secrecy of the votes and random playouts."""
+Contando variants, only the owners the score needs asked (or every owner), votes changed until
+all are in, refusals that leave the state unchanged, game length (with the full deck and with a
+partial or bigger one), secrecy of the votes and random playouts."""
 from __future__ import annotations
 
 import copy
@@ -13,6 +14,7 @@ from games.base import (
     Event,
     GameIsOver,
     IllegalAction,
+    IllegalMove,
     Match,
     NotYourTurn,
     SetupError,
@@ -20,7 +22,7 @@ from games.base import (
     check_player_names,
 )
 from games.dixit import SPEC, DixitState
-from tests.games.playout import NO_SERVICES, check_finished_match, random_playout, snapshot
+from tests.games.playout import NO_SERVICES, check_finished_match, check_refused, random_playout, snapshot
 
 # Seat order chosen so that Tomás sits on Julián's left, as in the rulebook's example.
 EXAMPLE_SEATS = ["Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
@@ -46,12 +48,14 @@ def shared(events: list[Event]) -> list[str]:
 
 
 def simple_turn(state: DixitState) -> list[Event]:
-    """A turn in which the storyteller's card is card 1 and everyone finds it."""
+    """A turn in which the storyteller's card is card 1 and everyone finds it: no owner changes
+    the score, so none is asked unless every owner is."""
     voters = [player for player in state.players if player != state.storyteller]
     owners = [
         f"owner {number} {voters[(number - 2) // state.cards_given]}" for number in range(2, state.cards_shown + 1)
     ]
-    return run(state, "clue a clue", "shown", *(f"vote {voter} 1" for voter in voters), "card 1", *owners)
+    votes = [f"vote {voter} 1" for voter in voters]
+    return run(state, "clue a clue", "shown", *votes, "card 1", *(owners if state.every_owner else []))
 
 
 def test_accented_names_are_accepted_and_found_in_any_case():
@@ -69,17 +73,16 @@ def test_three_to_six_players(count):
 
 
 def test_rulebook_worked_example():
+    """Cards 2 and 5 got no vote: who gave them changes no score, so they are not asked."""
     state = DixitState(EXAMPLE_SEATS)
     assert state.draw_pile == 54 and state.hand_size == 6 and state.cards_shown == 5
     run(state, *VOTED)
-    events = run(state, "card 4", "owner 1 Leo", "owner 3 Tomás", "owner 2 Matilde", "owner 5 Nicolás")
+    events = run(state, "card 4", "owner 1 Leo", "owner 3 Tomás")
     assert shared(events) == [
         "Card 4 is Julián's: only Leo found it. "
-        "Now say who gave each other card: 'owner', the card number and the name.",
+        "Now say who gave cards 1 and 3, which got votes: 'owner', the card number and the name.",
         "Card 1 is Leo's.",
         "Card 3 is Tomás's.",
-        "Card 2 is Matilde's.",
-        "Card 5 is Nicolás's.",
         "Only Leo found Julián's card, so Julián and Leo score 3. Votes for their cards: Tomás 1 and Leo 2.",
         "Points this turn: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0. "
         "Scores: Julián 3, Tomás 1, Leo 5, Nicolás 0, Matilde 0.",
@@ -89,6 +92,55 @@ def test_rulebook_worked_example():
     assert state.scores() == {"Julián": 3, "Tomás": 1, "Leo": 5, "Nicolás": 0, "Matilde": 0}
     assert (state.storyteller, state.turn, state.draw_pile, state.phase) == ("Tomás", 2, 49, "clue")
     assert state.waiting_for() == ("Tomás",)
+
+
+def test_every_owner_is_asked_when_chosen_and_in_games_saved_before():
+    every = DixitState(EXAMPLE_SEATS, owners="every")
+    run(every, *VOTED)
+    events = run(every, "card 4", "owner 1 Leo", "owner 3 Tomás")
+    assert shared(events)[0].endswith("Now say who gave each other card: 'owner', the card number and the name.")
+    assert every.status().endswith("Say who gave cards 2 and 5: 'owner', the card number and the name.")
+    run(every, "owner 2 Matilde", "owner 5 Nicolás")
+    assert every.scores() == {"Julián": 3, "Tomás": 1, "Leo": 5, "Nicolás": 0, "Matilde": 0}
+    settings = {"players": EXAMPLE_SEATS, "contando": False, "deck_size": 84}
+    assert SPEC.build(settings, NO_SERVICES).every_owner  # saved before the option: replayed as played
+    assert not SPEC.build({**settings, "owners": "needed"}, NO_SERVICES).every_owner
+    with pytest.raises(SetupError):
+        DixitState(EXAMPLE_SEATS, owners="some")
+
+
+def test_no_owner_is_asked_when_every_vote_found_the_storyteller():
+    state = DixitState(EXAMPLE_SEATS)
+    run(state, *SHOWN, *(f"vote {voter} 2" for voter in EXAMPLE_SEATS[1:]))
+    events = shared(run(state, "card 2"))
+    assert events[:2] == [
+        "Card 2 is Julián's: everyone found it.",
+        "Everyone found Julián's card, so Julián scores nothing and everyone else scores 2.",
+    ]
+    assert (state.turn, state.storyteller) == (2, "Tomás")
+    one_astray = DixitState(EXAMPLE_SEATS)  # Matilde's vote went to card 1: only its owner is asked
+    run(one_astray, *SHOWN, "vote Tomás 2", "vote Leo 2", "vote Nicolás 2", "vote Matilde 1", "card 2")
+    assert one_astray.view(None)["owners_missing"] == [1]
+    assert one_astray.waiting_for() == ("Tomás", "Leo", "Nicolás")
+
+
+def test_a_vote_may_be_changed_until_all_are_in():
+    state = DixitState(EXAMPLE_SEATS)
+    run(state, *SHOWN, "vote Leo 4")
+    events = run(state, "vote Leo 2")
+    assert [(event.text, event.to) for event in events] == [
+        ("You changed your vote to card 2.", "Leo"), ("Leo voted again (1 of 4 have voted).", None),
+    ]
+    same = run(state, "vote Leo 2")  # the table hears the same whether the card changed or not
+    assert [(event.text, event.to) for event in same] == [
+        ("Your vote stays card 2.", "Leo"), ("Leo voted again (1 of 4 have voted).", None),
+    ]
+    assert state.view("Leo")["my_vote"] == 2 and state.waiting_for() == ("Tomás", "Nicolás", "Matilde")
+    assert "vote Leo 4" in {str(choice.action) for choice in state.legal_actions()}
+    run(state, "vote Tomás 1", "vote Nicolás 3", "vote Matilde 1")  # the last vote: all are in
+    assert state.phase == "reveal"
+    check_refused(state, state.parse("vote Leo 4"), IllegalMove,
+                  "'vote' is not possible now. All votes are in. Julián, say 'card' and the number of your card.")
 
 
 def test_turn_flow_events_and_waiting():
@@ -121,8 +173,8 @@ def test_turn_flow_events_and_waiting():
     )
     assert state.waiting_for() == ("Julián",)
     run(state, "card 4", "owner 1 Leo")
-    assert state.waiting_for() == ("Tomás", "Nicolás", "Matilde")
-    assert state.status().endswith("Cards still without an owner: 2, 3 and 5.")
+    assert state.waiting_for() == ("Tomás", "Matilde")  # Nicolás voted for card 3, the one still to be owned
+    assert state.status().endswith("Say who gave card 3, which got votes: 'owner', the card number and the name.")
 
 
 def test_clue_may_be_a_hummed_song():
@@ -167,17 +219,20 @@ FOUR = [f"storyteller {NAMES[0]}", "clue x", "shown"]
         ),
     ],
 )
-def test_scoring(votes, owners, contando, points, explanation):
-    state = DixitState(NAMES[:4], contando=contando)
-    run(state, *FOUR, *(f"vote {voter} {number}" for voter, number in votes.items()), "card 2")
-    events = shared(run(state, *(f"owner {number} {owner}" for number, owner in owners.items())))
-    assert events[3] == explanation
+@pytest.mark.parametrize("asked", ["needed", "every"])
+def test_scoring(votes, owners, contando, points, explanation, asked):
+    """The same points whether only the owners of cards with votes are said or every owner."""
+    state = DixitState(NAMES[:4], contando=contando, owners=asked)
+    events = shared(run(state, *FOUR, *(f"vote {voter} {number}" for voter, number in votes.items()), "card 2"))
+    said = {number: owner for number, owner in owners.items() if asked == "every" or number in votes.values()}
+    events += shared(run(state, *(f"owner {number} {owner}" for number, owner in said.items())))
+    assert explanation in events
     assert state.scores() == points
     assert state.storyteller == "Ben" and state.draw_pile == 56
 
 
 def test_three_player_variant():
-    state = DixitState(NAMES[:3])
+    state = DixitState(NAMES[:3], owners="every")
     assert (state.hand_size, state.cards_given, state.cards_shown, state.draw_pile) == (7, 2, 5, 63)
     events = run(state, "storyteller Ana", "clue x")
     assert "give Ana two cards for it" in events[-1].text
@@ -193,6 +248,11 @@ def test_three_player_variant():
     assert state.scores() == {"Ana": 3, "Ben": 4, "Cy": 0}
     assert (state.storyteller, state.draw_pile) == ("Ben", 58)
     assert events[-2] == "Everyone draws back up to 7 cards; 58 cards left in the draw pile."
+    needed = DixitState(NAMES[:3])  # Cy's vote for card 1 is the only vote on a card but the storyteller's
+    run(needed, "storyteller Ana", "clue x", "shown", "vote Ben 3", "vote Cy 1", "card 3")
+    assert needed.waiting_for() == ("Ben",)
+    run(needed, "owner 1 Ben")
+    assert needed.scores() == {"Ana": 3, "Ben": 4, "Cy": 0}
 
 
 @pytest.mark.parametrize(
@@ -220,8 +280,6 @@ def test_three_player_variant():
          "The cards on the table are numbered 1 to 5: say one of those numbers."),
         (SHOWN, "vote Leo four", IllegalAction,
          "The cards on the table are numbered 1 to 5: say one of those numbers."),
-        ([*SHOWN, "vote Leo 4"], "vote Leo 2", IllegalAction,
-         "Leo has already voted, and each player votes once. If that vote was entered wrongly, undo it."),
         ([*SHOWN, "vote Matilde 2", "vote Nicolás 2", "vote Leo 2", "vote Tomás 2"], "card 4", IllegalAction,
          "Everyone voted for card 2, and nobody may vote for their own card, so card 2 must be the storyteller's. "
          "If a vote was entered wrongly, undo it."),
@@ -232,13 +290,13 @@ def test_three_player_variant():
         (REVEALED, "owner 4 Leo", IllegalAction, "Card 4 is Julián's own card; say who gave the other cards."),
         (REVEALED, "owner 2 Julián", IllegalAction,
          "Julián is the storyteller, whose card is card 4; say which other player gave card 2."),
+        (REVEALED, "owner 2 Leo", IllegalAction,
+         "Nobody voted for card 2, so who gave it does not change the score: say who gave cards 1 and 3, which got "
+         "votes."),
         ([*REVEALED, "owner 1 Leo"], "owner 1 Nicolás", IllegalAction,
          "Card 1 is already Leo's, and each card has one owner. If that was wrong, undo it."),
-        ([*REVEALED, "owner 1 Leo"], "owner 2 Leo", IllegalAction,
+        ([*REVEALED, "owner 1 Leo"], "owner 3 Leo", IllegalAction,
          "Leo gave one card, already known: card 1. If that was wrong, undo it."),
-        ([*REVEALED, "owner 2 Leo"], "owner 5 Nicolás", IllegalAction,
-         "Then nobody could own card 1: everyone still to be named voted for it. Check the owners, or undo a vote "
-         "entered wrongly."),
         (REVEALED, "owner 1 Zoe", IllegalAction,
          "There is no player called 'Zoe'. Players: Julián, Tomás, Leo, Nicolás, Matilde."),
         (["storyteller Julián"], Action("clue", None, ("   ",)), IllegalAction, "Say the clue after 'clue', Julián."),
@@ -257,11 +315,23 @@ def test_refusals_leave_the_state_unchanged(setup, bad, error, message):
     assert snapshot(state) == before
 
 
-def test_legal_owner_and_card_choices_are_exactly_the_accepted_ones():
-    state = DixitState(EXAMPLE_SEATS)
+def test_an_owner_that_would_leave_a_card_nobody_may_own_is_refused():
+    state = DixitState(EXAMPLE_SEATS, owners="every")
     run(state, *REVEALED, "owner 2 Leo")
-    listed = {str(choice.action) for choice in state.legal_actions()}
-    assert listed == {"owner 1 Nicolás", "owner 3 Matilde", "owner 3 Tomás", "owner 5 Matilde", "owner 5 Tomás"}
+    check_refused(state, state.parse("owner 5 Nicolás"), IllegalMove,
+                  "Then nobody could own card 1: everyone still to be named voted for it. Check the owners, or undo a "
+                  "vote entered wrongly.")
+
+
+@pytest.mark.parametrize("owners, after, listed", [
+    ("every", "owner 2 Leo",
+     {"owner 1 Nicolás", "owner 3 Matilde", "owner 3 Tomás", "owner 5 Matilde", "owner 5 Tomás"}),
+    ("needed", "owner 3 Tomás", {"owner 1 Leo", "owner 1 Nicolás"}),
+])
+def test_legal_owner_and_card_choices_are_exactly_the_accepted_ones(owners, after, listed):
+    state = DixitState(EXAMPLE_SEATS, owners=owners)
+    run(state, *REVEALED, after)
+    assert {str(choice.action) for choice in state.legal_actions()} == listed
     for number in range(1, 7):
         for player in EXAMPLE_SEATS:
             trial = copy.deepcopy(state)
@@ -305,6 +375,7 @@ def test_votes_stay_secret_until_all_are_in():
     json.dumps([state.view(player) for player in [None, *EXAMPLE_SEATS]])
 
     run(state, "vote Matilde 1", "vote Nicolás 3", "card 4", "owner 1 Leo")
+    assert state.view(None)["owners_missing"] == [3]
     assert state.view(None)["positions"] == [
         {"number": 1, "owner": "Leo", "votes": ["Tomás", "Matilde"]},
         {"number": 2, "owner": None, "votes": []},
@@ -424,10 +495,11 @@ def fill_clue(choice, rng) -> str:
 def test_random_playout(seed):
     count = 3 + seed % 4
     contando = seed % 8 >= 4
+    owners = "every" if seed % 16 >= 8 else "needed"
     players = NAMES[:count]
 
     def make() -> DixitState:
-        return DixitState(players, contando=contando)
+        return DixitState(players, contando=contando, owners=owners)
 
     match = random_playout(make, seed, fill_clue)
     check_finished_match(match)
@@ -443,6 +515,8 @@ def test_random_playout(seed):
     for action in match.log:
         events = replay.apply(action)
         if action.verb == "vote":  # the number goes only to the voter until every vote is in
-            assert events[0] == Event(f"You voted for card {action.args[0]}.", to=action.player)
-            assert events[1].to is None and events[1].text.startswith(f"{action.player} has voted (")
+            assert events[0].to == action.player and f"card {action.args[0]}." in events[0].text
+            counted = f"{len(replay.votes)} of {len(players) - 1}"
+            assert events[1].to is None
+            assert events[1].text in (f"{action.player} has voted ({counted}).", f"{action.player} voted again ({counted} have voted).")
             assert all("All votes are in." in event.text for event in events[2:])

@@ -8,7 +8,7 @@ import pytest
 
 from games.base import (
     Action, BadArgument, Event, GameIsOver, IllegalAction, IllegalMove, NotYourTurn, SetupError, UnknownCommand,
-    UnknownPlayer, WrongShape,
+    SecretRefused, TermRefusal, UnknownPlayer, WrongShape,
 )
 from games.decks import OpeningCard
 from games.stories import StoriesState
@@ -27,16 +27,19 @@ class PlainTermRules:
         words = " ".join(term.casefold().replace("-", " ").split())
         return words[:-1] if words.endswith("s") else words
 
-    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> str | None:
+    def refusal(self, term: str, card_text: str, written: Sequence[str]) -> TermRefusal | None:
+        def refused(sentence: str) -> TermRefusal:
+            return TermRefusal(sentence.format(f"'{term}'"), sentence.format("This term"))
+
         if not term.strip():
-            return "Write a term."
+            return refused("Write a term.")
         if term.casefold() in self.refused_words:
-            return f"'{term}' is an adverb or a pronoun: write a noun, a verb or an adjective."
+            return refused("{} is an adverb or a pronoun: write a noun, a verb or an adjective.")
         card_words = {word.strip(".,!?'\"").casefold() for word in card_text.split()}
         if any(word in card_words for word in term.casefold().split()):
-            return f"'{term}' is on the card: write another term."
+            return refused("{} is on the card: write another term.")
         if any(self.same(term, other) for other in written):
-            return f"You already wrote '{term}'."
+            return refused("You already wrote {}.")
         return None
 
     def same(self, a: str, b: str) -> bool:
@@ -429,8 +432,8 @@ ILLEGAL = [
     (stories, Action("term", "Sabine", ("Snow",)), IllegalMove, "Wait until Nina has chosen a side of the card."),
     (at_terms, Action("term", "Nina", ("Snow",)), NotYourTurn,
      "Nina is the storyteller and writes no terms; each other player writes 5."),
-    (at_terms, Action("term", "Sabine", ("arctic",)), IllegalMove, "This term is on the card: write another term."),
-    (at_terms, Action("term", "Sabine", ("tomorrow",)), IllegalMove,
+    (at_terms, Action("term", "Sabine", ("arctic",)), SecretRefused, "This term is on the card: write another term."),
+    (at_terms, Action("term", "Sabine", ("tomorrow",)), SecretRefused,
      "This term is an adverb or a pronoun: write a noun, a verb or an adjective."),
     (at_terms, Action("term", "Sabine", ("   ",)), IllegalMove, "Say the term to write after 'term Sabine'."),
     (at_terms, Action("erase", "Sabine", ("Snow",)), IllegalMove,
@@ -552,3 +555,21 @@ def test_random_playouts(count, seeds) -> None:
         assert max(state.scores().values()) <= 20 * stories_told
         best = max(state.scores().values())
         assert state.outcome().winners == tuple(p for p in players if state.scores()[p] == best)
+
+
+@pytest.mark.parametrize(
+    ("term", "table", "player"),
+    [
+        ("arctic", "This term is on the card: write another term.", "'arctic' is on the card: write another term."),
+        ("polar bears", "Sabine already wrote this term, or one that counts as the same: write another.",
+         "Sabine already wrote 'Polar bear', and 'polar bears' counts as the same term: write another."),
+        ("Polar bear", "Sabine already wrote this term, or one that counts as the same: write another.",
+         "Sabine already wrote 'Polar bear': write another."),
+    ],
+)
+def test_a_refused_term_is_explained_to_the_table_without_it_and_to_its_player_with_it(term, table, player) -> None:
+    state = at_terms()
+    play(state, "term Sabine Polar bear")
+    with pytest.raises(SecretRefused) as refused:
+        state.apply(Action("term", "Sabine", (term,)))
+    assert (str(refused.value), refused.value.private) == (table, player)

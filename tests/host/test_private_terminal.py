@@ -16,6 +16,7 @@ from pathlib import Path
 import aiohttp
 
 from tests.host.cli_helpers import ROOT, storyhost_command, storyhost_env
+from tests.host.companion.browser import room_code
 
 
 class Terminal:
@@ -81,7 +82,7 @@ def test_a_phone_command_wakes_the_terminal(tmp_path: Path) -> None:
         for line in ("storyteller Ana", "clue Two of a kind", "shown"):
             terminal.keys(line + "\r")
         terminal.until("vote in secret")
-        request = urllib.request.Request(f"{base}/join", data=b"player=Bo")
+        request = urllib.request.Request(f"{base}/join", data=f"player=Bo&code={room_code(joined)}".encode())
         with urllib.request.urlopen(request, timeout=10) as page:
             token = page.url.rsplit("/", 1)[1]
 

@@ -5,6 +5,7 @@ import os
 import random
 import shutil
 import sqlite3
+import stat
 import threading
 from contextlib import ExitStack
 
@@ -166,11 +167,46 @@ def test_a_file_from_before_the_seats_gets_them_and_keeps_its_games(tmp_path):
         older.execute("PRAGMA user_version = 1")
     with GameStore(path) as store:
         tokens = iter(["t1", "t2", "t3"])
-        assert store.seats(game_id, ["A", "B", "C"], lambda: next(tokens)) == {"A": ("t1", False), "B": ("t2", False), "C": ("t3", False)}
-        store.claim_seat(game_id, "B")
+        assert store.seats(game_id, ["A", "B", "C"], lambda: next(tokens)) == {"A": ("t1", False, ""), "B": ("t2", False, ""), "C": ("t3", False, "")}
+        store.claim_seat(game_id, "B", "phone-b")
         assert store.actions(game_id) == [Action("storyteller", "A")]
-    with GameStore(path) as store:  # the seats are kept: the same links after a resume
-        assert store.seats(game_id, ["A", "B", "C"], lambda: "new") == {"A": ("t1", False), "B": ("t2", True), "C": ("t3", False)}
+    with GameStore(path) as store:  # the seats are kept: the same links after a resume, and who took them
+        assert store.seats(game_id, ["A", "B", "C"], lambda: "new") == {"A": ("t1", False, ""), "B": ("t2", True, "phone-b"), "C": ("t3", False, "")}
+        store.renew_seat(game_id, "B", "t4")
+        assert store.seats(game_id, ["B"], lambda: "new")["B"] == ("t4", False, "")
+
+
+def test_seats_taken_before_phones_had_keys_stay_taken(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        game_id = store.create("dixit", {"players": ["A", "B", "C"]})
+        store.seats(game_id, ["A", "B"], iter(["t1", "t2"]).__next__)
+        store.claim_seat(game_id, "A", "")
+    with sqlite3.connect(path) as older:  # layout 2: a seat was claimed, with no phone's key
+        older.execute("CREATE TABLE seats2 (game_id INTEGER NOT NULL REFERENCES games(id), player TEXT NOT NULL,"
+                      " token TEXT NOT NULL UNIQUE, claimed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, player))")
+        older.execute("INSERT INTO seats2 SELECT game_id, player, token, claimed FROM seats")
+        older.execute("DROP TABLE seats")
+        older.execute("ALTER TABLE seats2 RENAME TO seats")
+        older.execute("PRAGMA user_version = 2")
+    with GameStore(path) as store:
+        assert store.seats(game_id, ["A", "B"], lambda: "new") == {"A": ("t1", True, ""), "B": ("t2", False, "")}
+
+
+def test_the_saved_games_are_their_users_alone(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o755)
+    monkeypatch.setenv("STORYHOST_DATA_DIR", str(folder))
+    (folder / "games.sqlite3-wal").write_bytes(b"")  # left world-readable by an older storyhost
+    os.chmod(folder / "games.sqlite3-wal", 0o644)
+    with GameStore.open() as store:
+        store.create("dixit", {"players": ["A", "B", "C"]})
+        modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in folder.iterdir() if path.is_file()}
+    assert {"games.sqlite3", "games.sqlite3-wal", "games.sqlite3-shm"} <= set(modes)
+    assert set(modes.values()) == {0o600}, modes
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    with GameStore(tmp_path / "new" / "games.sqlite3"):
+        assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
 
 
 def test_an_unreadable_file_is_a_clear_error(tmp_path):

@@ -67,7 +67,7 @@ def test_natural_answers_names_without_accents_and_the_exact_line_to_type(tmp_pa
     assert answer(out, "vote 3") == [
         # votes are typed hidden: the refusal does not repeat what was typed
         "There is no player of that name. Players: Julián, Tomás, Leo, Nicolás, Matilde. "
-        "Type vote Nicolás 3 or vote Matilde 3."
+        "Type vote Nicolás 3, vote Matilde 3 or vote Tomás 3."  # Tomás may vote again until all have
     ]
     assert answer(out, "private julian")[0] == "Private for Julián:"
     assert answer(out, "dance") == ["That is not a command here; 'help' lists them. Type vote Nicolás 1."]  # typed hidden: not repeated

@@ -89,6 +89,26 @@ def story_modes(story: dict[str, Any]) -> list[str]:
     return ["typed"] if story.get("typed_only") else ["typed", "recognized"]
 
 
+def recognizer_stories(split: str) -> list[dict[str, Any]]:
+    """The stories of recognizer.json in `split` ("tune" or "held_out"), shaped as ticking.json's:
+    their text is both what is typed and what the recognizer heard (one utterance)."""
+    return [
+        {"story": story["text"], "ticked": story["ticked"], "not_ticked": story["not_ticked"], "kind": story["kind"]}
+        for story in load("recognizer")["stories"]
+        if story["split"] == split
+    ]
+
+
+def judge_stories(referee: TermReferee, stories: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """(number of judgements, mistakes) over stories, typed and recognized."""
+    total, mistakes = 0, []
+    for story in stories:
+        for mode in story_modes(story):
+            total += len(story["ticked"]) + len(story["not_ticked"])
+            mistakes += story_mistakes(referee, story, mode)
+    return total, mistakes
+
+
 def judge_all(referee: TermReferee) -> tuple[int, list[str]]:
     """(number of judgements, mistakes) over the whole corpus."""
     total, mistakes = 0, []
@@ -99,8 +119,5 @@ def judge_all(referee: TermReferee) -> tuple[int, list[str]]:
     for pair in load("sameness")["pairs"]:
         total += 1
         mistakes += sameness_mistakes(referee, pair)
-    for story in load("ticking")["stories"]:
-        for mode in story_modes(story):
-            total += len(story["ticked"]) + len(story["not_ticked"])
-            mistakes += story_mistakes(referee, story, mode)
-    return total, mistakes
+    stories_total, stories_mistakes = judge_stories(referee, load("ticking")["stories"])
+    return total + stories_total, mistakes + stories_mistakes

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from nlp.commands import ASK_BELOW, fold, number_words, spoken, understand, word_number
+from nlp.commands import ASK_BELOW, fold, number_words, rhyme, spelled, spoken, understand, word_number
 
 FLIPS = ["flip b three", "b three", "row three column two", "flip a one", "flip d four"]
+#: the 4x4 grid's positions, plainly and with the spelling alphabet -> the position
+GRID = {way: f"{letter} {number}" for letter in "abcd" for number in ("one", "two", "three", "four")
+        for way in (f"{letter} {number}", spelled(f"{letter} {number}"))}
 
 
 def test_spoken_spells_commands_as_a_recognizer_does() -> None:
@@ -36,10 +39,57 @@ def test_a_sentence_of_the_story_is_not_taken_for_the_phrase_the_grammar_forced(
     assert understood is not None and understood.confidence < ASK_BELOW
 
 
-def test_a_loose_pass_nearer_another_phrase_makes_the_grammars_phrase_doubtful() -> None:
-    """The language model leans to common words: "voted for" is heard for "voted two"."""
-    understood = understand("leo voted two", "leo voted for", ["leo voted two", "leo voted four"])
-    assert understood is not None and understood.phrase == "leo voted two" and understood.doubtful
+def test_when_the_passes_disagree_the_loose_pass_chooses_and_the_host_asks() -> None:
+    """A human "c one" came out of PocketSphinx's grammar as "b one"; Whisper wrote "See, one."."""
+    understood = understand("b one", "See, one.", GRID)
+    assert understood is not None and understood.phrase == "c one" and understood.verdict == "ask"
+    assert understood.doubt == "the grammar heard 'b one'"
+
+
+def test_a_language_models_loose_pass_only_says_how_sure_the_grammar_is() -> None:
+    """PocketSphinx alone: its language model leans to common words ("voted for" for "voted two")."""
+    phrases = ["leo voted two", "leo voted four"]
+    understood = understand("leo voted two", "leo voted for", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "leo voted two" and understood.verdict == "ask"
+    understood = understand("leo voted two", "leah voted to", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "leo voted two"
+
+
+def test_between_phrases_the_loose_pass_fits_about_as_well_the_grammar_chooses() -> None:
+    """Whisper heard Allison's "bravo two" as "Bravo, cue", nearer "bravo one" by spelling."""
+    understood = understand("bravo two", "Bravo, cue.", GRID)
+    assert understood is not None and GRID[understood.phrase] == "b two" and understood.verdict == "ask"
+
+
+def test_a_rhyming_letter_is_asked_about_even_when_both_passes_agree() -> None:
+    understood = understand("d three", "D3.", GRID)
+    assert understood is not None and understood.phrase == "d three" and understood.verdict == "ask"
+    assert understood.doubt == "it rhymes with 'b three'"
+    understood = understand("a three", "A3.", GRID)  # no phrase differs from it by a rhyming letter alone
+    assert understood is not None and understood.verdict == "take"
+
+
+def test_a_letter_said_with_the_spelling_alphabet_rhymes_with_nothing() -> None:
+    understood = understand("delta three", "Delta 3.", GRID)
+    assert understood is not None and GRID[understood.phrase] == "d three" and understood.verdict == "take"
+
+
+def test_the_rhyming_letters_are_the_ones_whose_names_rhyme() -> None:
+    assert rhyme("flip b three", "flip d three") and rhyme("e two", "g two") and rhyme("p one", "t one")
+    assert not rhyme("flip a three", "flip b three") and not rhyme("b three", "b two")
+    assert not rhyme("b three", "d four") and not rhyme("bravo three", "d three")
+    assert not rhyme("flip b three", "b three")
+
+
+def test_the_spelling_alphabet_says_the_letter_of_a_position() -> None:
+    assert spelled("flip b three") == "flip bravo three" and spelled("x 2") == "x ray 2"
+    assert spelled("what can i say") == "what can i say" and spelled("nina writes a term") == "nina writes a term"
+    assert spoken("Flip Bravo 3.") == "flip bravo three" and spoken("Delta IV") == "delta four"
+
+
+def test_whispers_writing_of_a_position_is_the_phrase() -> None:
+    for written in ("D1", "D1.", "D. One.", "D, one.", "Dee one", "d-1"):
+        assert spoken(written) == "d one", written
 
 
 def test_half_agreement_is_doubtful() -> None:
@@ -65,3 +115,14 @@ def test_a_loose_pass_that_fits_a_phrase_of_another_meaning_as_well_is_doubt() -
     assert understood is not None and understood.doubtful
     understood = understand("leo is the storyteller", "leo is storyteller", meanings)
     assert understood is not None and understood.sure  # another phrase of the same meaning is no rival
+
+
+def test_when_the_grammar_heard_nothing_the_loose_pass_needs_to_fit_a_phrase_well() -> None:
+    """A loose pass that chose among all the phrases fits the best of them by chance more often
+    than one that only checks the grammar's phrase: it needs ASK_BELOW, not CHECK_BELOW, also
+    when a language model makes it and the grammar matched nothing."""
+    phrases = {"score": "score", "say again": "repeat", "undo": "undo"}
+    understood = understand("score", "support", phrases, loose_chooses=False)
+    assert understood is not None and understood.phrase == "score" and understood.verdict == "ask"
+    understood = understand("", "support", phrases, loose_chooses=False)
+    assert understood is not None and understood.verdict == "drop"

@@ -4,6 +4,7 @@ import pytest
 
 from tests.nlp.corpus_judge import (
     load,
+    recognizer_stories,
     sameness_mistakes,
     story_mistakes,
     story_modes,
@@ -52,4 +53,26 @@ def test_sameness(referee, pair):
     ids=lambda value: value if isinstance(value, str) else value["story"][:40],
 )
 def test_ticking(referee, story, mode):
+    assert story_mistakes(referee, story, mode) == []
+
+
+#: tune stories the referee still judges wrong, and why (the held-out ones are only measured, in
+#: tests/benchmarks/bench_terms.py)
+KNOWN_WRONG = {
+    "okay so the carpenter": "the small tagger reads 'made of felt i think' as the verb felt",
+    "she showed the pilot the map": "'showed the pilot the map | fog was': a second object before a new clause, "
+    "told apart from 'sold bread | the castle gate opened' by meaning only",
+}
+
+
+@pytest.mark.parametrize(
+    "story, mode",
+    [
+        pytest.param(story, mode, marks=[pytest.mark.xfail(strict=True, reason=why)] if (why := next(
+            (reason for start, reason in KNOWN_WRONG.items() if story["story"].startswith(start)), None)) else [])
+        for story in recognizer_stories("tune")
+        for mode in story_modes(story)
+    ],
+)
+def test_recognizer_style_stories(referee, story, mode):
     assert story_mistakes(referee, story, mode) == []

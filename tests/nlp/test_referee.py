@@ -6,6 +6,7 @@ import re
 import pytest
 
 import nlp.referee as referee_module
+from games.base import TermRefusal
 from nlp import REASONS, LanguageResourceMissing, TermReferee, load_referee
 
 ARCTIC = "When I was in the Arctic recently..."
@@ -105,7 +106,7 @@ def test_every_refusal_says_why_in_one_sentence_with_the_word_as_written(referee
         verdict = referee.check(term, ARCTIC, [])
         assert verdict.code == expected and not verdict.allowed
         assert verdict.message.endswith(".") and "\n" not in verdict.message
-        assert referee.refusal(term, ARCTIC, []) == verdict.message
+        assert referee.refusal(term, ARCTIC, []) == TermRefusal(verdict.message, verdict.hidden)
         if term:
             assert f'"{term}"' in verdict.message
     assert {case for case in cases.values()} | {"duplicate", "free_phrase", "several_terms"} == set(REASONS)
@@ -216,3 +217,100 @@ def test_the_referee_satisfies_the_stories_engine(referee):
     assert rules.refusal("bears", "A bear in the snow.", ["igloo"]) is not None
     assert rules.refusal("polar bears", "A bear in the snow.", ["igloo"]) is None  # a word of its own
     assert rules.same("bear", "bears") and not rules.same("bear", "polar bear")
+
+
+INSTEAD = " Write a noun, a verb or an adjective instead."
+#: a term of every kind of refusal: its refusal as its player reads it (the term shown) and as
+#: the table reads it (the term hidden); issue 20: both are correct sentences
+REFUSALS = [
+    ("being", [], '"being" is a form of "be", and "have" and "be" are not allowed in any form.' + INSTEAD,
+     'This term is a form of "be", and "have" and "be" are not allowed in any form.' + INSTEAD),
+    ("have", [], '"have" is one of the two verbs not allowed in any form, "have" and "be".' + INSTEAD,
+     'This term is one of the two verbs not allowed in any form, "have" and "be".' + INSTEAD),
+    ("have got", [], '"have" is one of the two verbs not allowed in any form, "have" and "be". Leave it out of the term.',
+     'A word of this term is one of the two verbs not allowed in any form, "have" and "be". Leave it out of the term.'),
+    ("can", [], '"can" is a helping verb like "must" or "will", not a noun, a verb or an adjective (a name with a '
+     "capital, such as May or Will, is allowed)." + INSTEAD,
+     'This term is a helping verb like "must" or "will", not a noun, a verb or an adjective (a name with a capital, '
+     "such as May or Will, is allowed)." + INSTEAD),
+    ("The", [], '"The" is an article, and articles count as pronouns, which are not allowed.' + INSTEAD,
+     "This term is an article, and articles count as pronouns, which are not allowed." + INSTEAD),
+    ("the dog", [], '"the" is an article, and articles count as pronouns, which are not allowed. Leave it out of the term.',
+     "A word of this term is an article, and articles count as pronouns, which are not allowed. Leave it out of the term."),
+    ("this", [], '"this" is a determiner, a word like "the" or "some", and those count as pronouns, which are not allowed.'
+     + INSTEAD, 'This term is a determiner, a word like "the" or "some", and those count as pronouns, which are not '
+     "allowed." + INSTEAD),
+    ("she", [], '"she" is a pronoun, and pronouns are not allowed.' + INSTEAD,
+     "This term is a pronoun, and pronouns are not allowed." + INSTEAD),
+    ("with", [], '"with" is a preposition, not a noun, a verb or an adjective.' + INSTEAD,
+     "This term is a preposition, not a noun, a verb or an adjective." + INSTEAD),
+    ("to", [], '"to" is a little linking word, not a noun, a verb or an adjective.' + INSTEAD,
+     "This term is a little linking word, not a noun, a verb or an adjective." + INSTEAD),
+    ("tomorrow", [], 'The rulebook counts "tomorrow" as an adverb, and adverbs are not allowed.' + INSTEAD,
+     "The rulebook counts this term as an adverb, and adverbs are not allowed." + INSTEAD),
+    ("today", [], '"today" counts as an adverb, like "tomorrow" in the rulebook, and adverbs are not allowed.' + INSTEAD,
+     'This term counts as an adverb, like "tomorrow" in the rulebook, and adverbs are not allowed.' + INSTEAD),
+    ("well", [], '"well" is mostly used as an adverb, so it counts as one, and adverbs are not allowed.' + INSTEAD,
+     "This term is mostly used as an adverb, so it counts as one, and adverbs are not allowed." + INSTEAD),
+    ("all the time", [], '"all the time" is an adverb phrase, and adverbs are not allowed.' + INSTEAD,
+     "This term is an adverb phrase, and adverbs are not allowed." + INSTEAD),
+    ("arctic", [], '"arctic" is on the story card, and words from the card are not allowed in any form.',
+     "This term is on the story card, and words from the card are not allowed in any form."),
+    ("wolf", [], '"wolf" is on the story card as "wolves", and words from the card are not allowed in any form.',
+     "This term is on the story card, and words from the card are not allowed in any form."),
+    ("arctic trip", [], '"arctic" is on the story card, and words from the card are not allowed in any form, not even '
+     "in a phrase.", "A word of this term is on the story card, and words from the card are not allowed in any form, "
+     "not even in a phrase."),
+    ("Polar Bears", ["polar bear"], 'You already wrote "polar bear", and "Polar Bears" counts as the same term. Write '
+     "a different term.", "You already wrote this term, or one that counts as the same. Write a different term."),
+    ("", [], "There is no word in this term: write a noun, a verb or an adjective.",
+     "There is no word in this term: write a noun, a verb or an adjective."),
+    ("field, wool", [], "That term is a list, its words split by a comma or another mark: write one word or one "
+     "compound, and each other term on its own.", "That term is a list, its words split by a comma or another mark: "
+     "write one word or one compound, and each other term on its own."),
+    ("big dog", [], 'That term is two separate words, not one word or one compound like "polar bear": write just one '
+     "of them.", 'That term is two separate words, not one word or one compound like "polar bear": write just one of '
+     "them."),
+]
+
+
+@pytest.mark.parametrize(("term", "written", "shown", "hidden"), REFUSALS, ids=[case[0] for case in REFUSALS])
+def test_every_kind_of_refusal_reads_as_a_sentence_with_the_term_shown_and_hidden(referee, term, written, shown, hidden):
+    card = "The wolves howled in the Arctic." if term == "wolf" else ARCTIC
+    assert referee.refusal(term, card, written) == TermRefusal(shown, hidden)
+
+
+def test_the_kinds_of_refusal_are_all_shown_both_ways(referee):
+    codes = {referee.check(term, "The wolves howled." if term == "wolf" else ARCTIC, written).code
+             for term, written, _, _ in REFUSALS}
+    assert codes == set(REASONS)
+
+
+def test_no_refusal_of_the_corpus_names_the_term_to_the_table(referee):
+    """Every refused term of the validation corpus: the table's sentence quotes no word of the
+    term but the rule's own examples, and says "this term" where the player's says the term."""
+    from tests.nlp.corpus_judge import load
+
+    validation = load("validation")
+    rule_words = {"have", "be", "the", "this", "some", "can", "must", "will", "tomorrow", "outside", "polar bear"}
+    for case in validation["cases"]:
+        verdict = referee.check(case["term"], case.get("card", validation["default_card"]), case.get("written", []))
+        if verdict.allowed:
+            continue
+        quoted = set(re.findall(r'"([^"]*)"', verdict.hidden.lower()))
+        words = set(re.findall(r"[a-z']+", case["term"].lower()))
+        assert not (quoted - rule_words) & (words | {case["term"].lower().strip()}), (case, verdict.hidden)
+        assert verdict.hidden[:1].isupper() and verdict.hidden.endswith("."), verdict.hidden
+        assert "this term" in verdict.hidden.lower() or verdict.hidden == verdict.message, verdict.hidden
+
+
+@pytest.mark.parametrize(
+    "term, expected",
+    [("may", "not_content_word"), ("will", "not_content_word"), ("can", "not_content_word"), ("May", None),
+     ("Will", None), ("Will Smith", None)],
+)
+def test_helping_verbs_are_refused_in_lower_case_and_allowed_as_capitalised_names(referee, term, expected):
+    """RULINGS: modal verbs in lower case are refused with their noun homographs ("a can", "a
+    will"); a capitalised proper noun is a different word and is allowed."""
+    assert code(referee, term) == expected
+    assert referee.name_only(term) is (term in ("May", "Will"))

@@ -120,10 +120,8 @@ ADJECTIVE_NOUN_ENTRIES = {  # WordNet noun entries, each spoken as two words: co
     "blue sky": False,  # the adjective "blue-sky" (speculative) does not stop the noun phrase
     "red wine": False,
     "fresh water": False,
-    "high school": False,
-    "red carpet": False,
+    "red carpet": False,  # "a strip of red carpeting"
     "dry cleaning": False,
-    "wild boar": False,
     # known only in another sense, which a story hardly means: free
     "black cat": False,
     "white horse": False,
@@ -142,6 +140,12 @@ ADJECTIVE_NOUN_ENTRIES = {  # WordNet noun entries, each spoken as two words: co
     "big shot": True,
     "big cat": True,
     "polar bear": True,  # polar pertains to the poles
+    "blue whale": True,  # a species, a member of a genus
+    "brown bear": True,
+    "wild boar": True,
+    "high school": True,  # a secondary school, two steps below "school", not defined as high
+    "fast food": True,
+    "first aid": True,  # care, not an aid that is first
     "polar bears": True,
     "white house": True,  # a name
     "new year": True,

@@ -8,13 +8,13 @@ import subprocess
 import pytest
 import soundfile
 
+from host.cli.transcribe import main
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import (
     BrokenModel,
     MissingModel,
     RecognizerError,
     UnknownRecognizer,
-    main,
     open_recognizer,
     phrase_words,
 )

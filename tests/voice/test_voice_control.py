@@ -221,3 +221,26 @@ def test_a_host_command_said_is_a_request_with_its_words_not_a_line_to_parse() -
     assert voice.hear(state, "speak slower") == [HostRequest("rate", "slower")]
     assert voice.hear(state, "be brief") == [HostRequest("verbosity", "brief")]
 
+
+
+def test_a_position_can_be_said_with_the_spelling_alphabet_and_is_then_taken_at_once() -> None:
+    state, voice = match("storytelling").state, Voice("storytelling")
+    grammar = voice.control.grammar(state)
+    assert {"flip b three", "b three", "flip bravo three", "bravo three", "x ray three"} - set(grammar) == {"x ray three"}
+    assert voice.hear(state, "flip bravo three", "Flip bravo 3.") == [Action("flip", None, ("B3",))]
+
+
+def test_a_position_with_a_rhyming_letter_is_asked_about_with_the_spelling_alphabet() -> None:
+    """"b three" and "d three" sound alike to any recognizer and any listener."""
+    state, voice = match("storytelling").state, Voice("storytelling")
+    assert voice.hear(state, "flip b three", "Flip B3.") == []
+    assert voice.said[-1] == "Did you say: flip bravo three? Say yes or no."
+    assert voice.hear(state, "yes") == [Action("flip", None, ("B3",))]
+    assert voice.hear(state, "flip a three", "Flip A3.") == [Action("flip", None, ("A3",))]  # A rhymes with none
+
+
+def test_the_free_pass_chooses_the_position_when_the_grammar_heard_a_rhyme() -> None:
+    """A human "c one" came out of PocketSphinx's grammar as "d one"; Whisper wrote "See, one."."""
+    state, voice = match("storytelling").state, Voice("storytelling")
+    assert voice.hear(state, "d one", "See, one.") == []
+    assert voice.control.question is not None and voice.control.question.command == Action("flip", None, ("C1",))

@@ -84,6 +84,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def room_code(line: str) -> str:
+    """The room code in the line that says where phones join ("... with room code 4 7 2 9; ...")."""
+    found = re.search(r"room code (\d) (\d) (\d) (\d)", line)
+    assert found, line
+    return "".join(found.groups())
+
+
 def status_of(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
@@ -101,6 +108,7 @@ class Host(RunningStoryhost):
         found = re.search(r":(\d+)/", joined)
         assert found, joined
         self.base = f"http://127.0.0.1:{found.group(1)}"
+        self.code = room_code(joined)
 
     def wait_for(self, text: str, after: int = 0) -> str:
         """The first printed line from number `after` on that holds `text`."""
@@ -146,8 +154,9 @@ def _holds(condition: Any) -> bool:
 class Pages:
     """One browser tab per screen: a player's page or the table's."""
 
-    def __init__(self, driver: WebDriver, base: str) -> None:
-        self.driver, self.base = driver, base
+    def __init__(self, driver: WebDriver, base: str, code: str = "") -> None:
+        """`code`: the room code, to join with."""
+        self.driver, self.base, self.code = driver, base, code
         self.tabs: dict[str, str] = {}
         self.links: dict[str, str] = {}
 
@@ -156,12 +165,17 @@ class Pages:
             if self.tabs:
                 self.driver.switch_to.new_window("tab")
             self.tabs[name] = self.driver.current_window_handle
+            self.driver.switch_to.window(self.tabs[name])  # scripts on, as a tab of an earlier test may have left them
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
         self.driver.switch_to.window(self.tabs[name])
 
     def join(self, player: str) -> str:
-        """Open the join page in a new tab, press 'I am PLAYER'; the private link it leads to."""
+        """Open the join page in a new tab, enter the room code, press 'I am PLAYER'; the private
+        link it leads to."""
+        assert self.code, "give Pages the room code (Host.code)"
         self._tab(player)
         self.driver.get(self.base + "/")
+        self.driver.find_element(By.ID, "code").send_keys(self.code)
         self.driver.find_element(By.XPATH, f"//button[normalize-space()=\"I am {player}\"]").click()
         self.wait(player, lambda: "/p/" in self.driver.current_url)
         self.links[player] = self.driver.current_url
@@ -188,8 +202,9 @@ class Pages:
         self.wait_text(name, "Connected to the host.")
 
     def text(self, name: str) -> str:
+        """What the page shows, its lines joined by spaces."""
         self._tab(name)
-        return str(self.driver.find_element(By.TAG_NAME, "body").text)
+        return " ".join(self.driver.find_element(By.TAG_NAME, "body").text.split())
 
     def source(self, name: str) -> str:
         """The page's whole document as it is now, hidden parts and embedded data included."""
@@ -205,16 +220,42 @@ class Pages:
             time.sleep(0.05)
 
     def wait_text(self, name: str, text: str) -> None:
-        self.wait(name, lambda: text in self.driver.find_element(By.TAG_NAME, "body").text)
+        """Wait until the page shows `text` (lines and spaces alike: a layout may break a line)."""
+        self.wait(name, lambda: text in " ".join(self.driver.find_element(By.TAG_NAME, "body").text.split()))
 
-    def send(self, player: str, verb: str, text: str = "") -> None:
-        """Fill in the page's form for `verb` and submit it, as a player would."""
+    def send(self, player: str, verb: str, text: str) -> None:
+        """Type `text` into the page's field for `verb` (a term, a clue) and send it, as a player
+        would; again from the start if the page draws its moves anew meanwhile."""
+
+        def sent() -> bool:
+            field = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}'] input[type=text]")
+            field.clear()
+            field.send_keys(text)
+            field.find_element(By.XPATH, "./ancestor::form//button").click()
+            return True
+
+        self.wait(player, sent)
+
+    def press(self, player: str, verb: str, value: str = "") -> None:
+        """Press the button of `player`'s move `verb` that sends `value`, once it is offered (again
+        if the page draws its moves anew between finding and pressing it)."""
+
+        def pressed() -> bool:
+            for form in self.driver.find_elements(By.CSS_SELECTOR, f"form[data-verb='{verb}']"):
+                if form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value") == value:
+                    form.find_element(By.TAG_NAME, "button").click()
+                    return True
+            return False
+
+        self.wait(player, pressed)
+
+    def offered(self, player: str) -> set[tuple[str, str]]:
+        """The (verb, value) of every button on `player`'s page now."""
         self._tab(player)
-        form = self.driver.find_element(By.CSS_SELECTOR, f"form[data-verb='{verb}']")
-        fields = form.find_elements(By.CSS_SELECTOR, "input[name=text]")
-        if fields:
-            fields[0].send_keys(text)
-        form.find_element(By.TAG_NAME, "button").click()
+        return {
+            (str(form.get_attribute("data-verb")), str(form.find_element(By.CSS_SELECTOR, "input[name=text]").get_attribute("value")))
+            for form in self.driver.find_elements(By.CSS_SELECTOR, "#asks form[data-verb]")
+        }
 
     def reply(self, player: str, text: str) -> None:
         """Wait for a message for `player` on their page."""

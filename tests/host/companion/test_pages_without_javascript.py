@@ -1,6 +1,7 @@
-"""The pages work without JavaScript (the game written into the HTML, moves as posted forms),
-beside pages with it; and the table page of Storytelling and of Dixit through their steps, with
-no secret on it. In a real browser, axe-core on every kind of page."""
+"""The pages work without JavaScript (the game written into the HTML, each move a posted form),
+beside pages with it, and show the same: a live page equals the same page loaded anew. Storytelling
+flips from the active player's phone, the table naming the face-up tiles only. In a real browser,
+axe-core on every kind of page."""
 from __future__ import annotations
 
 import html
@@ -16,7 +17,6 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from games.base import Match
 from host.cli.catalog import make
 from tests.host.companion.browser import Host, Pages, axe_violations, axe_violations_without_javascript
-from tests.host.companion.test_dixit_phones import LEAKS
 from tests.host.companion.test_shared_channel import settings
 from tests.host.companion.test_stories_phones import HOSTILE, assert_secret
 
@@ -33,22 +33,37 @@ def post(url: str, data: str, origin: str | None = None) -> str:
         return html.unescape(page.read().decode("utf-8"))
 
 
-def test_terms_and_questions_without_javascript(browser: WebDriver, tmp_path: Path) -> None:
+def shown(pages: Pages, name: str, selector: str) -> str:
+    """The text of an element of a page, its lines joined by spaces."""
+    return " ".join(pages.show(name).find_element(By.CSS_SELECTOR, selector).text.split())
+
+
+def same_when_loaded_anew(pages: Pages, live: str, plain: str, link: str, selectors: tuple[str, ...]) -> None:
+    """A page kept live by its script shows what the same page loaded anew without it shows."""
+    pages.show(plain).get(link)
+    for selector in selectors:
+        assert shown(pages, live, selector) == shown(pages, plain, selector), selector
+
+
+def test_moves_without_javascript_and_the_same_page_with_it(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
         plain = pages.without_javascript("Sabine")
         plain.get(host.base + "/")
+        plain.find_element(By.ID, "code").send_keys(host.code)
         plain.find_element(By.XPATH, "//button[normalize-space()='I am Sabine']").click()
         pages.wait("Sabine", lambda: "/p/" in plain.current_url)
         link = plain.current_url
-        pages.without_javascript("table").get(host.base + "/table")
+        pages.without_javascript("table, loaded anew").get(host.base + "/table")
+        pages.table()
         pages.join("Stephan")  # with JavaScript, in the same game
+        pages.join("Nina")
 
-        host.type("side Nina normal")
-        pages.wait_text("Stephan", "Your move: Write one of your 5 terms, secretly.")
+        pages.press("Nina", "side", "normal")
+        pages.wait_text("Stephan", "Write 5 terms you expect in Nina's story, secretly.")
         pages.show("Sabine").get(link)  # without JavaScript a page shows the game as it was when loaded
-        assert "Your move: Write one of your 5 terms, secretly." in pages.text("Sabine")
+        assert "Write 5 terms you expect in Nina's story, secretly." in pages.text("Sabine")
         assert "Connect" not in pages.text("Sabine")  # no word of a connection the page never makes
         assert axe_violations_without_javascript(browser) == []
 
@@ -57,13 +72,14 @@ def test_terms_and_questions_without_javascript(browser: WebDriver, tmp_path: Pa
         assert plain.current_url == link  # post, redirect, get: a reload sends nothing again
         host.wait_for("Sabine: one term was refused; see your phone.")
         pages.send("Sabine", "term", HOSTILE)
-        pages.wait_text("Sabine", f"{HOSTILE} (not ticked)")
+        pages.wait_text("Sabine", f"{HOSTILE}: not ticked")
         assert plain.find_elements(By.CSS_SELECTOR, "img") == []
-        plain.find_element(By.XPATH, f"//button[normalize-space()='Erase {HOSTILE}']").click()
+        pages.press("Sabine", "erase", HOSTILE)
         pages.wait_text("Sabine", f"You erased '{HOSTILE}' (0 of 5).")
 
         token = link.rsplit("/", 1)[1]
         assert "Refused: 'vote' is not a command of this page" in post(link + "/send", "verb=vote&text=3")
+        assert "Refused: that is not yours to do now." in post(link + "/send", "verb=start&text=")
         with pytest.raises(urllib.error.HTTPError, match="403"):  # a page elsewhere moves for nobody
             post(link + "/send", "verb=term&text=castle", origin="http://example.test")
         with pytest.raises(urllib.error.HTTPError, match="403"):
@@ -72,77 +88,93 @@ def test_terms_and_questions_without_javascript(browser: WebDriver, tmp_path: Pa
 
         for sabine, stephan in zip(SABINE, STEPHAN):
             pages.send("Sabine", "term", sabine)
-            pages.wait_text("Sabine", f"{sabine} (not ticked)")
+            pages.wait_text("Sabine", f"{sabine}: not ticked")
             pages.send("Stephan", "term", stephan)
             pages.reply("Stephan", f"You wrote '{stephan}'")
-        pages.show("table").find_element(By.LINK_TEXT, "Show the game as it is now").click()
-        assert "Sabine: 5 of 5 terms written, 0 ticked." in pages.text("table")
+        pages.wait_text("table", "Everyone has written: Nina starts the story.")
+        same_when_loaded_anew(pages, "table", "table, loaded anew", host.base + "/table", ("#game", "#scores"))
         assert_secret(pages, host, {"Sabine": SABINE, "Stephan": STEPHAN})
-        assert axe_violations_without_javascript(pages.show("table")) == []
+        assert axe_violations_without_javascript(pages.show("table, loaded anew")) == []
 
-        host.type("start")
-        host.wait_for("Nina tells the story")
+        pages.press("Nina", "start")
+        pages.wait_text("Stephan", "Listen to Nina's story")
         pages.show("Sabine").get(link)
-        pages.send("Sabine", "question")
+        pages.press("Sabine", "question")
         host.wait_for("Sabine asks")
+        pages.press("Sabine", "tick", "radio")
+        pages.wait_text("Sabine", "radio: ticked")
         assert axe_violations_without_javascript(pages.show("Sabine")) == []
         assert "Connect" not in pages.text("Sabine")  # still without JavaScript
+        pages.wait_text("table", "Sabine 1 of 5 ticked 1 question")
+        same_when_loaded_anew(pages, "table", "table, loaded anew", host.base + "/table", ("#game", "#scores"))
+        pages.wait_text("Stephan", "Tick a term you heard")
+        stephan = pages.links["Stephan"]
+        same_when_loaded_anew(pages, "Stephan", "Stephan, loaded anew", stephan, ("#todo", "#asks", "#yours", "#game"))
         assert axe_violations(pages.show("Stephan")) == []
     finally:
         host.close()
 
 
-def test_the_storytelling_table_names_face_up_tiles_only(browser: WebDriver, tmp_path: Path) -> None:
-    args = ("--players", "Marc", "Lea", "--seed", "3")
-    state = Match(make("storytelling", settings("storytelling", *args))).state  # the same deal as the host's
-    picture = state.view(None)["card"]["pictures"][0]
-    position = state.position(state.grid.index(picture))  # type: ignore[attr-defined]
-    public = state.view(None)["tale"].casefold()  # "The Legend of Saint George": a title, no tile
-    hidden = [name for name in state.grid  # type: ignore[attr-defined]
-              if name not in state.view(None)["card"]["pictures"] and name.casefold() not in public]
-    host = Host(tmp_path, "play", "storytelling", *args)
+def test_a_dixit_vote_without_javascript(browser: WebDriver, tmp_path: Path) -> None:
+    host = Host(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
     try:
-        pages = Pages(browser, host.base)
-        pages.table()
-        pages.wait_text("table", "Every tile is face down.")
-        host.type(f"flip {position}")
-        pages.wait_text("table", f"Face up: {position} {picture}.")
-        pages.wait_text("table", f"{len(state.grid) - 1} tiles face down.")  # type: ignore[attr-defined]
-        source = pages.source("table")
-        assert [name for name in hidden if re.search(rf"\b{re.escape(name)}\b", source, re.IGNORECASE)] == []
-        assert axe_violations(browser) == []
+        pages = Pages(browser, host.base, host.code)
+        for player in ("Ana", "Cy"):
+            pages.join(player)
+        plain = pages.without_javascript("Bo")
+        plain.get(host.base + "/")
+        plain.find_element(By.ID, "code").send_keys(host.code)
+        plain.find_element(By.XPATH, "//button[normalize-space()='I am Bo']").click()
+        pages.wait("Bo", lambda: "/p/" in plain.current_url)
+        pages.press("Ana", "storyteller")
+        pages.send("Ana", "clue", "Salt and pepper")
+        pages.press("Ana", "shown")
+        pages.wait_text("Cy", "Vote for the card you think is Ana's")
+        pages.show("Bo").refresh()
+        assert [button.text for button in plain.find_elements(By.CSS_SELECTOR, "#asks .buttons.large button")] == [
+            "1", "2", "3", "4", "5"]  # the 3-player variant: 5 cards shown
+        assert axe_violations_without_javascript(plain) == []
+        pages.press("Bo", "vote", "5")
+        pages.wait_text("Bo", "You voted for card 5. You may change your vote until everyone has voted. Waiting for Cy.")
+        assert plain.find_element(By.CSS_SELECTOR, "button.chosen").text == "5 ✓"
+        assert axe_violations_without_javascript(plain) == []
     finally:
         host.close()
 
 
-def test_the_dixit_table_through_a_turn(browser: WebDriver, tmp_path: Path) -> None:
-    host = Host(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--seed", "1")
+def test_storytelling_flips_from_the_active_players_phone(browser: WebDriver, tmp_path: Path) -> None:
+    args = ("--players", "Marc", "Lea", "--seed", "3")
+    state = Match(make("storytelling", settings("storytelling", *args))).state  # the same deal as the host's
+    pictures = state.view(None)["card"]["pictures"]
+    right = state.position(state.grid.index(pictures[0]))  # type: ignore[attr-defined]
+    wrong = next(state.position(index) for index, name in enumerate(state.grid)  # type: ignore[attr-defined]
+                 if name not in pictures)
+    public = state.view(None)["tale"].casefold()  # "The Legend of Saint George": a title, no tile
+    hidden = [name for name in state.grid  # type: ignore[attr-defined]
+              if name not in pictures and name.casefold() not in public]
+    host = Host(tmp_path, "play", "storytelling", *args)
     try:
-        pages = Pages(browser, host.base)
+        pages = Pages(browser, host.base, host.code)
+        pages.join("Marc")
+        pages.join("Lea")
         pages.table()
-
-        def table_at(text: str) -> str:
-            pages.wait_text("table", text)
-            return pages.source("table")
-
-        assert "phase: storyteller" in table_at("storyteller not chosen yet")
-        host.type("storyteller Ana")
-        table_at("phase: clue; storyteller Ana")
-        host.type("clue Two of a kind", "shown")
-        assert "The clue: Two of a kind" in table_at("phase: vote")
-        for number, (voter, card) in enumerate([("Bo", 4), ("Cy", 3)], start=1):
-            host.type(f"vote {voter} {card}")
-            source = table_at(f"Voted: {', '.join(['Bo', 'Cy'][:number])}.")
-            assert not any(leak in source for leak in LEAKS), source  # who voted, never for what
-        assert axe_violations(browser) == []
-        host.type("vote Di 1")  # all votes are in: the rules reveal them
-        table_at("phase: reveal")
-        table_at("votes from Bo")
-        host.type("card 2")
-        table_at("phase: owners")
-        table_at("Card 2, Ana's")
-        host.type("owner 1 Bo", "owner 3 Di", "owner 4 Cy")
-        table_at("Turn 2, phase: clue; storyteller Bo.")
-        assert axe_violations(browser) == []
+        pages.wait_text("table", "A B C D 1 face down face down")
+        assert len(pages.offered("Marc")) == 16 and pages.offered("Lea") == set()
+        pages.wait_text("Lea", "Waiting for Marc.")
+        for name in ("Marc", "Lea", "table"):
+            assert axe_violations(pages.show(name)) == [], name
+        pages.press("Marc", "flip", right)
+        pages.wait_text("table", f"{pictures[0]} (found)")
+        cells = pages.show("table").find_elements(By.CSS_SELECTOR, ".grid td.tile.up")
+        assert [cell.text for cell in cells] == [pictures[0]]
+        assert f"{right}: {pictures[0]}" in pages.text("Marc") and (("flip", right) not in pages.offered("Marc"))
+        source = pages.source("table")
+        assert [name for name in hidden if re.search(rf"\b{re.escape(name)}\b", source, re.IGNORECASE)] == []
+        pages.press("Marc", "flip", wrong)  # the turn ends: Lea's phone gets the tiles
+        pages.wait_text("Lea", "Your turn: find the")
+        assert len(pages.offered("Lea")) == 16 and pages.offered("Marc") == set()
+        assert not [line for line in host.lines if line.startswith("> ")]  # nothing was typed at the laptop
+        for name in ("Marc", "Lea", "table"):
+            assert axe_violations(pages.show(name)) == [], name
     finally:
         host.close()

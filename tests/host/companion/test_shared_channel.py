@@ -3,6 +3,7 @@ and store in this process, the speaker's text recorded by the print speaker (no 
 from __future__ import annotations
 
 import argparse
+import re
 import socket
 import urllib.error
 import urllib.request
@@ -18,8 +19,9 @@ from host.cli.catalog import add_play_options, make, new_settings
 from host.adapters.narration import NarrationListener
 from host.audio.speaker import PrintSpeaker
 from host.companion.screens import table_screen
-from host.companion.server import Companion, listen
-from host.session.events import InputEnded, InputEvent, PlayerLine, Typed
+from host.companion.addresses import Served
+from host.companion.server import Companion
+from host.session.events import InputEnded, InputEvent, PhoneCommand, Typed
 from host.session.inputs import Listening
 from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.store import GameStore
@@ -59,13 +61,14 @@ def settings(*args: str) -> dict[str, Any]:
 def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     game = settings("stories", "--players", "Nina", "Sabine", "Stephan", "--seed", "2")
     game_id = store.create("stories", game)
-    companion = Companion(store, game_id, "Stories!", "stories", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
         elsewhere = urllib.request.Request(f"{base}/join", data=b"player=Stephan", headers={"Origin": "http://example.test"})
         with pytest.raises(urllib.error.HTTPError, match="403"):
             urllib.request.urlopen(elsewhere, timeout=10)
-        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=b"player=Sabine"), timeout=10).close()
+        urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player=Sabine&code={companion.seats.code}".encode()),
+                               timeout=10).close()
         printed: list[str] = []
         spoken: list[str] = []
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
@@ -74,9 +77,9 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
                                         listener=NarrationListener(referee()), private=companion))
         session.run(companion.attach(Lines([
             "side Nina normal",
-            PlayerLine("Sabine", "term Sabine the"),  # refused, from her phone
+            PhoneCommand("Sabine", "term", "the"),  # refused, from her phone
             "term Sabine tractors quickly",  # refused, typed at the laptop for a player with a phone
-            PlayerLine("Sabine", "term Sabine radio"),
+            PhoneCommand("Sabine", "term", "radio"),
             "term Sabine bicycle",
             "term Stephan pizza",
             "private Sabine",
@@ -90,14 +93,17 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     for secret in ("radio", "bicycle", "tractors"):
         assert secret not in table, secret
     assert "Sabine: one term was refused; see your phone." in spoken
-    assert spoken.count("Sabine: one term was refused; see your phone.") == 2
+    assert spoken.count("Sabine: one term was refused; see your phone.") == 1  # then a count, not the same line again
+    assert spoken.count("Sabine: one more term was refused; see your phone.") == 1  # once the refusals stopped
+    assert spoken.count("Sabine joined.") == 1
     assert "Sabine: your secrets are on your phone." in spoken
     assert "  Your terms: pizza." in printed  # Stephan has no phone; a script prints it, unspoken
     replies = [line for _, line in companion._replies["Sabine"]]
     assert replies[0].startswith("Refused: 'the'.") and replies[1].startswith("Refused: 'tractors quickly'.")
     assert "You wrote 'radio' (1 of 5)." in replies and "You wrote 'bicycle' (2 of 5)." in replies
     assert "Noted." not in replies  # the phone hears what it wrote instead
-    assert table_screen(session.state, None)["details"][2].startswith("Sabine: 2 of 5 terms written")
+    meters = table_screen(session.state, None)["table"]["meters"]
+    assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": ""}
 
 
 def test_the_table_names_face_up_tiles_only() -> None:
@@ -107,10 +113,12 @@ def test_the_table_names_face_up_tiles_only() -> None:
     picture = state.view(None)["card"]["pictures"][0]
     position = state.position(state.grid.index(picture))  # type: ignore[attr-defined]
     match.apply(state.parse(f"flip {position}"))
-    details = table_screen(match.state, None)["details"]
-    assert f"Face up: {position} {picture}." in details
-    tiles = [name for name in state.grid if name != picture]  # type: ignore[attr-defined]
-    assert not [name for name in tiles if any(name in line for line in details if not line.startswith("Card"))]
+    table = table_screen(match.state, None)["table"]
+    assert [tile["name"] for tile in table["grid"]["tiles"] if tile["place"] == position] == [picture]
+    assert [tile["place"] for tile in table["grid"]["tiles"] if tile["name"]] == [position]
+    public = [*state.view(None)["card"]["pictures"], state.view(None)["tale"].upper()]  # on the card, the title
+    hidden = [name for name in state.grid if not any(name in shown for shown in public)]  # type: ignore[attr-defined]
+    assert [name for name in hidden if re.search(rf"\b{name}\b", repr(table), re.IGNORECASE)] == []
 
 
 def test_a_script_with_phones_is_echoed_in_order(tmp_path: Path) -> None:
@@ -140,11 +148,12 @@ def test_a_port_in_use_is_one_line_and_leaves_no_game(tmp_path: Path) -> None:
 def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) -> None:
     game = settings("dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
     game_id = store.create("dixit", game)
-    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], listen(0, "127.0.0.1"))
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
 
-    def join(player: str) -> str:
-        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=f"player={player}".encode()), timeout=10) as page:
+    def join(player: str, phone: str = "a-phone-key-of-22-chars") -> str:
+        form = f"player={player}&code={companion.seats.code}&phone={phone}".encode()
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=form), timeout=10) as page:
             return str(page.url)
 
     try:
@@ -154,14 +163,15 @@ def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) 
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
         session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), output, private=companion))
         session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
-        assert printed[1:3] == ["Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
-        assert printed[3] == spoken[3] == f"Bo's link was renewed; Bo, join again at {base}/"
+        assert printed[1:4] == ["Bo joined.", "Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
+        code = " ".join(companion.seats.code)
+        assert printed[4] == spoken[4] == f"Bo's link was renewed; Bo, join again at {base}/ with room code {code}"
         assert "  link NAME: a new private link for NAME's phone, the old one stops working" in printed
         assert status_of(old) == 403  # at once
         new = join("Bo")  # the seat is free again, from the join page
         assert new != old and status_of(new) == 200
         with GameStore(store.path) as reopened:  # saved, for resume
-            token, claimed = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
+            token, claimed, _ = reopened.seats(game_id, ["Bo"], lambda: "unused")["Bo"]
         assert new.endswith(token) and claimed
         assert not [line for line in printed + spoken if token in line]
     finally:

@@ -1,0 +1,83 @@
+"""`storyhost transcribe FILE`: a recording streamed through a recognizer as a microphone would
+deliver it, its hypotheses printed, one `final:` line per utterance. With `--phrases` each
+utterance is also decided as a spoken command exactly as a game decides it (the same phrase list
+with the spelling alphabet, the same `nlp.commands.understand`): one `command:` line saying
+whether the host would take it at once, ask about it first, or take it for no command."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from host.audio.sources import AudioFileError, FileSource
+from host.speech.hearing import hear
+from host.speech.recognizer import KINDS, Hypothesis, RecognizerError, open_recognizer
+from host.speech.split_recognizer import SplitRecognizer
+from host.voice.phrases import each
+from nlp.commands import understand
+from nlp.ticks import HeardWord
+
+VERDICTS = {"take": "taken at once", "ask": "asked about first", "drop": "not a command"}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="storyhost transcribe", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")
+    parser.add_argument(
+        "--asr", choices=KINDS,
+        help="recognizer (default: whisper, with PocketSphinx or Vosk for --phrases; see 'storyhost play --help')",
+    )
+    parser.add_argument("--model", type=Path, metavar="NAME|DIR",
+                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+    parser.add_argument(
+        "--phrases", nargs="+", metavar="PHRASE",
+        help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "
+             "go in one phrase, split by '|' ('b three|flip b three')",
+    )
+    parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
+    args = parser.parse_args(argv)
+    listened = None if args.phrases is None else meanings(args.phrases)
+    try:
+        recognizer = open_recognizer(args.asr, args.model)
+        recognizer.set_phrases(None if listened is None else list(listened))
+        source = FileSource(args.audio, recognizer.sample_rate)
+        try:
+            hypotheses = [heard.hypothesis for heard in hear(source, recognizer)]
+        finally:
+            source.close()
+    except (AudioFileError, RecognizerError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    for hypothesis in hypotheses:
+        if hypothesis.final or args.partials:
+            print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
+        if hypothesis.final and listened is not None:
+            print(f"command: {decision(hypothesis, listened, isinstance(recognizer, SplitRecognizer))}")
+    return 0
+
+
+def meanings(phrases: Sequence[str]) -> dict[str, str]:
+    """Each way of saying the phrases, as a game listens for them (spelled as the recognizer
+    spells, letters also with the spelling alphabet) -> the command it stands for: the phrase,
+    or the first of its ways when they are given as "b three|flip b three"."""
+    return {phrase.words: phrase.line for given in phrases
+            for phrase in each(tuple(given.split("|")), given.split("|")[0])}
+
+
+def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bool) -> str:
+    """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
+    with 'd three'); free recognition heard 'B3.'"."""
+    understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses)
+    heard = "" if hypothesis.loose is None else f"; free recognition heard {hypothesis.loose!r}"
+    if understood is None:
+        return f"nothing heard, not a command{heard}"
+    why = f"; {understood.doubt}" if understood.doubt else ""
+    return f"{listened[understood.phrase]}: {VERDICTS[understood.verdict]} ({understood.confidence:.2f}{why}){heard}"
+
+
+def _timed(word: HeardWord) -> str:
+    """The word with those of its times and confidence it has: "polar@1.67-2.04 (0.93)"."""
+    times = f"@{word.start:.2f}-{word.end:.2f}" if word.start is not None and word.end is not None else ""
+    confidence = f" ({word.confidence:.2f})" if word.confidence is not None else ""
+    return f"{word.text}{times}{confidence}"
