@@ -58,9 +58,18 @@ class SecretRefused(IllegalMove):
     hear it, the secret hidden; `private` is the same reason for the mover's own screen, with
     what they wrote. Both are correct sentences."""
 
-    def __init__(self, hidden: str, private: str) -> None:
+    def __init__(self, hidden: str, private: str, brief: str | None = None) -> None:
         super().__init__(hidden)
         self.private = private
+        #: the reason in a few words, for a host that speaks briefly (None: the message itself)
+        self.brief = brief
+
+
+class GuessRefused(SecretRefused):
+    """A secret move refused because of the secret itself (a tick of a term that was not
+    written): the table must not learn that it was refused, or anyone could test guesses at a
+    secret. A host that cannot tell who made the move (a shared keyboard) answers it as it
+    answers the same move when legal; `private` is the reason for the mover's own screen."""
 
 
 class NotYourTurn(IllegalMove):
@@ -100,12 +109,21 @@ class Event:
 
     text: str
     to: str | None = None
-    #: what kind of news it is, for a host that plays a sound for it ("wrong": a wrong tile)
+    #: what kind of news it is, for a host that treats it apart: a sound ("wrong": a wrong tile),
+    #: a card a person reads instead ("card", "pictures"), the news of a secret move ("secret":
+    #: "Sabine ticks a term", which a shared keyboard answers with "Noted." for a legal and a
+    #: refused move alike), how a player reads their secrets back ("readback": said to a player
+    #: without a screen of their own)
     cue: str | None = None
     #: the same news at verbosity brief: shorter, or "" to leave it out (None: `text` as it is)
     brief: str | None = None
     #: said only at verbosity detailed (an explanation the table can do without)
     detail: bool = False
+    #: None: heard at any table. False: only where players have no screens of their own (phones):
+    #: there the table hears what a screen would show one player (the sides of the card the
+    #: storyteller chooses from). True: only where they have them: what the table did not hear
+    #: then (the sentence chosen, said again briefly)
+    own_screens: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,11 @@ class Verb:
     def usage(self) -> str:
         parts = [self.name, *(["NAME"] if self.takes_player else []), *(p.upper() for p in self.params)]
         return " ".join(parts)
+
+    @property
+    def usage_said(self) -> str:
+        """The usage inside a sentence: without the dots of free words ("term NAME TERM")."""
+        return self.usage.removesuffix("...")
 
 
 @dataclass(frozen=True)
@@ -253,21 +276,21 @@ def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], s
     player = None
     if verb.takes_player:
         if not rest:
-            raise WrongShape(f"Say whose move it is: {verb.usage}.")
+            raise WrongShape(f"Say whose move it is: {verb.usage_said}.")
         player = find_player(rest.pop(0), players, echo=not secret)
     args: list[str] = []
     for index, param in enumerate(verb.params):
         if param.endswith("..."):
             if not rest:
-                raise WrongShape(f"Something is missing: {verb.usage}.")
+                raise WrongShape(f"Something is missing: {verb.usage_said}.")
             args.append(" ".join(rest))
             rest = []
             break
         if not rest:
-            raise WrongShape(f"Something is missing: {verb.usage}.")
+            raise WrongShape(f"Something is missing: {verb.usage_said}.")
         args.append(rest.pop(0))
     if rest:
-        raise WrongShape(f"Too many words after '{verb.name}': {verb.usage}.")
+        raise WrongShape(f"Too many words after '{verb.name}': {verb.usage_said}.")
     return Action(verb.name, player, tuple(args))
 
 
@@ -318,7 +341,7 @@ class GameState(ABC):
             raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
         named = action.player is not None
         if len(action.args) != len(verb.params) or (named != verb.takes_player and not (named and self.names_mover)):
-            raise WrongShape(f"Say it like this: {verb.usage}.")
+            raise WrongShape(f"Say it like this: {verb.usage_said}.")
         self._check_move(verb, action.player)
         handler = self.moves[verb.name]
         if verb.takes_player:
@@ -347,6 +370,12 @@ class GameState(ABC):
     def secret_input(self) -> bool:
         """Whether what players type now is secret (terms, votes), so a screen should hide it."""
         return False
+
+    def secret_words(self) -> frozenset[str]:
+        """The commands whose words are secret now although typing as a whole is not (a tick of
+        a term not yet revealed, while the story is typed in the open): a screen hides what is
+        typed after them."""
+        return frozenset()
 
     def opening(self) -> list[Event]:
         """What the host announces when it takes up the game, at the start or on resuming."""
@@ -408,10 +437,13 @@ Settings = Mapping[str, Any]
 @dataclass(frozen=True)
 class TermRefusal:
     """Why a term may not be written, in one sentence said two ways: `shown` names the term as
-    its player wrote it (their own screen), `hidden` says "this term" instead (the table)."""
+    its player wrote it (their own screen), `hidden` says "this term" instead (the table).
+    `code` names the kind of reason ("adverb", "on_card"), for a host that speaks briefly; it is
+    derived from the sentences, so two refusals are equal when their sentences are."""
 
     shown: str
     hidden: str
+    code: str = field(default="", compare=False)
 
 
 class TermRules(Protocol):

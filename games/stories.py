@@ -20,6 +20,7 @@ from games.base import (
     Event,
     GameSpec,
     GameState,
+    GuessRefused,
     IllegalMove,
     NotYourTurn,
     Option,
@@ -46,6 +47,18 @@ SHARED_TERM_POINTS = 2
 UNIQUE_TERM_POINTS = 4
 SIDES = ("normal", "quirky")
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
+#: why a term was refused, in a few words (by the refusal's code), for a host that speaks briefly
+BRIEF_REASONS = {
+    "adverb": "an adverb",
+    "pronoun": "a pronoun",
+    "have_be": "a form of have or be",
+    "not_content_word": "not a noun, verb or adjective",
+    "on_card": "on the card",
+    "free_phrase": "a free phrase",
+    "several_terms": "a list",
+    "duplicate": "already written",
+    "empty": "no word",
+}
 
 
 class Phase(str, Enum):
@@ -91,6 +104,24 @@ def scored_terms(
                 points = SHARED_TERM_POINTS if shared_with else UNIQUE_TERM_POINTS
                 scored[player].append(ScoredTerm(term.text, points, shared_with))
     return scored
+
+
+def _briefly(code: str) -> str | None:
+    """A term refused, in a few words: 'Refused: an adverb.' (None for a reason without a short form)."""
+    reason = BRIEF_REASONS.get(code)
+    return None if reason is None else f"Refused: {reason}."
+
+
+def revealed(player: str, sheet: Sequence[WrittenTerm]) -> str:
+    """A player's terms once the story is over, ticked first: 'Sabine ticked car and radio; not
+    bored or horn.'"""
+    ticked = [term.text for term in sheet if term.ticked]
+    unticked = [term.text for term in sheet if not term.ticked]
+    if not ticked:
+        return f"{player} ticked none of {join_names(unticked, 'or')}."
+    if not unticked:
+        return f"{player} ticked all {len(ticked)}: {join_names(ticked)}."
+    return f"{player} ticked {join_names(ticked)}; not {join_names(unticked, 'or')}."
 
 
 def question_cost(asked: int) -> int:
@@ -151,7 +182,7 @@ class StoriesState(GameState):
         "question": Verb(
             "question", True, (), "Interrupt the story with a question: the first costs 1 point, the second 2 more."
         ),
-        "timeup": Verb("timeup", False, (), "The timer has run out."),
+        "timeup": Verb("timeup", False, (), "The timer has run out (at a keyboard storyhost's own timer says it)."),
         "confirm": Verb("confirm", False, (), "Accept the ticks and score the story."),
     }
 
@@ -222,17 +253,22 @@ class StoriesState(GameState):
         self.questions = {player: 0 for player in self.writers}
 
     def _story_intro(self) -> list[Event]:
-        """The instruction first, in a sentence of its own; then the two sides to choose from."""
+        """The instruction first, in a sentence of its own; then the two sides to choose from,
+        read to the table only where players have no screens of their own (the rulebook: the
+        storyteller looks at both sides, and reads the one chosen aloud; with phones they are on
+        the storyteller's, or 'private NAME' shows them)."""
         teller = self.storyteller
         return [
             Event(
                 f"Round {self.round}, story {self.story + 1} of {self.story_count}: {teller} is the storyteller "
                 "and draws a card.",
-                brief=f"Story {self.story + 1} of {self.story_count}.",
+                brief=f"Story {self.story + 1} of {self.story_count}: {teller} chooses.",
             ),
-            Event(f"{teller}, choose normal or quirky."),
-            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'"),
-            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'"),
+            Event(f"{teller}, choose normal or quirky.", brief="", own_screens=False),
+            Event(f"{teller}, read both sides of the card on your phone, or type private {teller}, and choose one.",
+                  brief="", own_screens=True),
+            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'", own_screens=False),
+            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'", own_screens=False),
         ]
 
     # --- actions -----------------------------------------------------------------------------
@@ -250,11 +286,13 @@ class StoriesState(GameState):
             raise BadArgument(f"Choose the normal or the quirky side, not {quoted(side)}: side {player} normal or side {player} quirky.")
         self.side = side.casefold()
         self.phase = Phase.TERMS
-        return [
-            Event(f"{player} chooses the {self.side} side: '{self.sentence}'", brief=f"The {self.side} side."),
+        chosen = f"{player} chooses the {self.side} side: '{self.sentence}'"
+        return [  # the rulebook: the storyteller reads the sentence chosen aloud; briefly, only if not yet read
+            Event(chosen, brief=f"The {self.side} side.", own_screens=False),
+            Event(chosen, brief=f"{self.side.capitalize()}: '{self.sentence}'", own_screens=True),
             Event(
                 f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story.",
-                brief=f"Everyone else, write {TERMS_PER_PLAYER} terms.",
+                brief=f"Others, write {TERMS_PER_PLAYER} terms.",
             ),
         ]
 
@@ -281,38 +319,47 @@ class StoriesState(GameState):
             raise SecretRefused(
                 f"{player} already wrote this term, or one that counts as the same: write another.",
                 f"{player} already wrote '{same}'{alike}: write another.",
+                _briefly("duplicate"),
             )
         sentence = already_set(self.sentence, "the card's sentence")
         refusal = self.term_rules.refusal(term, sentence, [written.text for written in sheet])
         if refusal is not None:  # terms are typed hidden: the table reads the reason without the term
-            raise SecretRefused(refusal.hidden, refusal.shown)
+            raise SecretRefused(refusal.hidden, refusal.shown, _briefly(refusal.code))
         sheet.append(WrittenTerm(term))
         events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
+        if len(sheet) == TERMS_PER_PLAYER:
+            events.append(Event(
+                f"{player}, to read your terms back, type private {player}: only you should look.",
+                brief="", cue="readback",
+            ))
         missing = self._missing_terms()
         if not missing:
             events.append(
                 Event(
                     f"Everyone has written {TERMS_PER_PLAYER} terms. {self.storyteller}, read the sentence "
-                    f"again, '{self.sentence}', then say start.",
-                    brief=f"Everyone has written. {self.storyteller}, say start.",
+                    f"again, '{self.sentence}', then start the story.",
+                    brief=f"All written. {self.storyteller}, start.",
                 )
             )
         elif len(sheet) == TERMS_PER_PLAYER:  # the table hears who is still writing, not every term
-            events.append(Event(f"Waiting for terms from {join_names(missing)}."))
+            events.append(Event(f"Waiting for terms from {join_names(missing)}.", brief=f"Waiting for {join_names(missing)}."))
         return events
 
     def _find_term(self, player: str, text: str, ticked: bool | None = None) -> WrittenTerm:
         """The first of `player`'s terms that is the same as `text` (and ticked as asked). Until
-        the terms are revealed a refusal names no term and answers alike whether `text` was
-        written or not: nobody can test guesses at another player's terms."""
+        the terms are revealed this refusal is a guess refused: the table must not learn of it
+        (a host answers it as it answers the legal move), or anyone could test guesses at
+        another player's terms; only the player's own screen hears why."""
         matches = [term for term in self.sheets[player] if self.term_rules.same(term.text, text)]
         found = next((term for term in matches if ticked is None or term.ticked == ticked), None)
         if found is not None:
             return found
         if self.phase != Phase.REVIEW:
             which = {None: "", True: "ticked ", False: "unticked "}[ticked]
-            raise IllegalMove(
-                f"{player} has no {which}term like that; 'private {player}' shows {player}'s terms, to {player} only."
+            undone = {None: "Not erased", True: "Not unticked", False: "Not ticked"}[ticked]
+            raise GuessRefused(
+                f"{player} has no {which}term like that; 'private {player}' shows {player}'s terms, to {player} only.",
+                f"{undone}: you have no {which}term like {quoted(text)}.",
             )
         if not matches:
             raise IllegalMove(f"{player} has not written {quoted(text)}; name one of {player}'s own terms.")
@@ -328,7 +375,7 @@ class StoriesState(GameState):
             Event(f"You erased '{term.text}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
             Event(
                 f"{player} erased a term and has written {len(sheet)} of {TERMS_PER_PLAYER} terms.",
-                brief=f"{player} erased a term.",
+                brief=f"{player} erased a term.", cue="secret",
             ),
         ]
 
@@ -389,10 +436,12 @@ class StoriesState(GameState):
         verb = "ticks" if ticked else "unticks"
         count = f"({self._ticks(player)} of {TERMS_PER_PLAYER})"
         if self.phase == Phase.REVIEW:  # the terms are revealed now
-            return [Event(f"{player} {verb} '{term.text}' {count}.")]
+            return [Event(f"{player} {verb} '{term.text}' {count}.", brief=f"{player} {verb} {term.text}.")]
+        # The table hears no count: a count would tell whoever typed an earlier tick, hidden,
+        # whether it named a term of this player's.
         return [
             Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
-            Event(f"{player} {verb} a term {count}.", brief=f"{player} {count[1:-1]}."),
+            Event(f"{player} {verb} a term.", brief=f"{player} {verb}.", cue="secret"),
         ]
 
     def _do_question(self, player: str) -> list[Event]:
@@ -420,15 +469,12 @@ class StoriesState(GameState):
 
     def _end_narration(self) -> list[Event]:
         self.phase = Phase.REVIEW
-        sheets = " ".join(
-            f"{player}: {', '.join(term.text + (' (ticked)' if term.ticked else '') for term in sheet)}."
-            for player, sheet in self.sheets.items()
-        )
+        sheets = " ".join(revealed(player, sheet) for player, sheet in self.sheets.items())
         return [
-            Event(f"The story is over. The terms: {sheets}", brief=f"The terms: {sheets}"),
+            Event(f"The story is over. {sheets}", brief=sheets),
             Event(
-                "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
-                brief="Correct the ticks, then say confirm.",
+                "Correct the ticks with tick or untick if needed, then confirm to score the story.",
+                brief="Correct ticks, then confirm.",
             ),
         ]
 
@@ -436,18 +482,21 @@ class StoriesState(GameState):
         if self.phase != Phase.REVIEW:
             raise IllegalMove("Confirm after the story has ended, to score it.")
         points = self._story_points()
+        before = dict(self.totals)
         for player, gained in points.items():
             self.totals[player] = max(0, self.totals[player] + gained)
         self.last_story_points = {player: points[player] for player in self.players}
         self.last_story_explanation = self._explanation(f"Story {self.story + 1}")
+        moved = ", ".join(f"{player} {total} ({total - before[player]:+d})" for player, total in self.totals.items())
         events = [
             Event(
                 "Points for this story: "
                 + ", ".join(f"{player} {points[player]}" for player in self.writers)
-                + f"; {self.storyteller}, the storyteller, {points[self.storyteller]}."
+                + f"; {self.storyteller}, the storyteller, {points[self.storyteller]}.",
+                brief="",
             ),
             *(Event(line, detail=True) for line in self.last_story_explanation),
-            Event(self.score_report()[0]),
+            Event(self.score_report()[0], brief=f"Scores: {moved}."),  # each running score, and what it gained
         ]
         if self.story + 1 == self.story_count:
             self.phase = Phase.OVER
@@ -495,7 +544,16 @@ class StoriesState(GameState):
         return choices
 
     def _tick_choices(self) -> list[Choice]:
-        """Ticks and unticks name the player's own terms: offer them to that player only."""
+        """While the story is told, every writer may tick or untick a term they name, whatever
+        they have ticked: the moves offered (in help, hints, spoken phrases) must not tell which
+        terms are written or ticked. Once the terms are revealed, each tick or untick is offered
+        by its term."""
+        if self.phase == Phase.NARRATION:
+            return [
+                Choice(Action(verb, player, ("<term>",)), f"{player} {doing}", True)
+                for player in self.writers
+                for verb, doing in (("tick", "ticks a term"), ("untick", "takes back a tick"))
+            ]
         return [
             Choice(
                 Action("untick" if term.ticked else "tick", player, (term.text,)),
@@ -520,21 +578,18 @@ class StoriesState(GameState):
             return f"The game is over. {most_points_wins(self.totals).text}"
         teller = self.storyteller
         where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
-        if self.phase == Phase.CHOOSE:
-            return (
-                f"{where} {teller}, choose normal or quirky. Normal side: '{self.card.normal}' "
-                f"Quirky side: '{self.card.quirky}'"
-            )
+        if self.phase == Phase.CHOOSE:  # the two sides are the storyteller's to read: 'private' shows them
+            return f"{where} {teller}, choose normal or quirky; 'private {teller}' shows {teller} both sides of the card."
         card = f"The card: '{self.sentence}'"
         if self.phase == Phase.TERMS:
             missing = self._missing_terms()
             if missing:
                 return f"{where} {card} Waiting for terms from {join_names(missing)}."
-            return f"{where} Everyone has written the terms: {teller}, read the sentence again, '{self.sentence}', then say start."
+            return f"{where} Everyone has written the terms: {teller}, read the sentence again, '{self.sentence}', then start the story."
         if self.phase == Phase.NARRATION:
             return f"{where} {teller} is telling the story, '{self.sentence}'; the timer runs {self.timer_seconds} seconds."
         return (
-            f"{where} The story is over: correct the ticks with tick or untick if needed, then say confirm "
+            f"{where} The story is over: correct the ticks with tick or untick if needed, then confirm "
             "to score the story."
         )
 
@@ -562,7 +617,14 @@ class StoriesState(GameState):
     def secret_input(self) -> bool:
         return self.phase == Phase.TERMS
 
+    def secret_words(self) -> frozenset[str]:
+        """While the story is told its words are typed in the open ('say'), but a tick names a
+        term that is still secret."""
+        return frozenset({"tick", "untick"}) if self.phase == Phase.NARRATION else frozenset()
+
     def secrets(self, player: str) -> list[str]:
+        if player == self.storyteller and self.phase == Phase.CHOOSE:
+            return [f"Normal side: '{self.card.normal}'", f"Quirky side: '{self.card.quirky}'"]
         sheet = self.sheets.get(player)
         if not sheet:
             return []
@@ -602,7 +664,8 @@ class StoriesState(GameState):
             "story": self.story + 1,
             "stories": self.story_count,
             "storyteller": self.storyteller,
-            "card": {"normal": self.card.normal, "quirky": self.card.quirky},
+            # both sides are the storyteller's to read (the rulebook); the table hears the one chosen
+            "card": {"normal": self.card.normal, "quirky": self.card.quirky} if player == self.storyteller else None,
             "side": self.side,
             "sentence": self.sentence,
             "timer_seconds": self.timer_seconds,

@@ -10,6 +10,7 @@ and `read NUMBER` tells the engine so before the turn's first flip.
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Sequence
 from enum import Enum
@@ -48,7 +49,8 @@ TORTOISE_STEP = 2
 #: the tile whose flip on a failed turn triggers the tale's advanced rule
 TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
 BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
-
+#: a flip as typed: 'flip B3', 'b3', 'b 3' or '3b' (a place alone is a flip)
+TYPED_FLIP = re.compile(r"(?:flip\s+)?(?:([a-z])\s*(\d{1,2})|(\d{1,2})\s*([a-z]))", re.IGNORECASE)
 
 
 class Phase(str, Enum):
@@ -62,6 +64,14 @@ class Phase(str, Enum):
 def places(rows: int, columns: int) -> tuple[str, ...]:
     """The names of the grid's places, row by row: 'A1' is top-left, letters name columns."""
     return tuple(f"{string.ascii_uppercase[column]}{row + 1}" for row in range(rows) for column in range(columns))
+
+
+def grid_shape(rows: int, columns: int) -> str:
+    """'a grid of 4 columns, A to D, and 4 rows, 1 to 4': what a player who cannot see the
+    table pictures, and how places are named."""
+    last = string.ascii_uppercase[columns - 1]
+    lines = f"1 and {rows}" if rows == 2 else f"1 to {rows}"
+    return f"a grid of {columns} columns, A to {last}, and {rows} rows, {lines}"
 
 
 @lru_cache(maxsize=None)
@@ -118,7 +128,10 @@ class StorytellingState(GameState):
     #: a move may name the active player, who makes every move
     names_mover = True
     verbs = {
-        "flip": Verb("flip", False, ("position",), "Turn a face-down tile face up, for example flip B3."),
+        "flip": Verb(
+            "flip", False, ("position",),
+            "Turn a face-down tile face up: its column letter and row number, such as flip B3, or just B3.",
+        ),
         "read": Verb(
             "read", False, ("number",),
             "The storyteller reads card NUMBER instead of the one on top (a human storyteller's own pile).",
@@ -188,14 +201,22 @@ class StorytellingState(GameState):
     def position(self, index: int) -> str:
         return places(self.rows, self.columns)[index]
 
+    def parse(self, line: str) -> Action:
+        """A flip's place may be typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip'."""
+        typed = TYPED_FLIP.fullmatch(line.strip())
+        if typed is None:
+            return super().parse(line)
+        letter, number = (typed[1], typed[2]) if typed[1] else (typed[4], typed[3])
+        return Action("flip", None, (f"{letter.upper()}{int(number)}",))
+
     def _index(self, position: str) -> int:
         try:
             return places(self.rows, self.columns).index(position.upper())
         except ValueError:
             last = string.ascii_uppercase[self.columns - 1]
             raise BadArgument(
-                f"There is no place {quoted(position)}: say a column letter A to {last} and a row number 1 to "
-                f"{self.rows}, for example flip B2."
+                f"There is no place {quoted(position)} in {grid_shape(self.rows, self.columns)}: say a column "
+                f"letter and a row number, for example flip {self.position(self._face_down()[0])}."
             ) from None
 
     def points(self, player: str) -> int:
@@ -215,11 +236,17 @@ class StorytellingState(GameState):
     def _face_down(self) -> list[int]:
         return [index for index in range(len(self.grid)) if index not in self.flipped]
 
+    def shape(self) -> Event:
+        """How the tiles lie, said first when the game is taken up."""
+        shape = grid_shape(self.rows, self.columns)
+        return Event(f"The tiles lie in {shape}; A1 is the top left corner.", brief=f"{shape[0].upper()}{shape[1:]}.")
+
     def opening(self) -> list[Event]:
-        """The card again; resumed in the middle of a turn, also what was found and what is next."""
+        """The grid's shape; then the card again, and, resumed in the middle of a turn, what was
+        found and what is next."""
         if self.phase != Phase.FLIP:
             return [Event(self.status())]
-        return self.reading() + ([Event(self.status())] if self.found else [])
+        return [self.shape(), *self.reading(), *([Event(self.status())] if self.found else [])]
 
     def reading(self) -> list[Event]:
         """The announcements of the card just drawn: whose turn, the text (cue "card": a human
@@ -305,9 +332,12 @@ class StorytellingState(GameState):
     def _card_failed(self, wrong: int) -> list[Event]:
         triggered = self.trigger is not None and self.trigger in (self.grid[index] for index in self.flipped)
         if triggered and self.variant == "three-pigs":
-            self.flipped = [self.grid.index(already_set(self.trigger, "the wolf tile"))]
+            blew = self.grid.index(already_set(self.trigger, "the wolf tile"))
+            others = [index for index in self.flipped if index != blew]
+            self.flipped = [blew]
             self.phase = Phase.BLOW
-            return [Event(f"The wolf blew! The other tiles are turned face down. {self._prompt()}")]
+            down = f" {self._face_down_text(others)}" if others else ""
+            return [Event(f"The wolf blew!{down} BLEW stays face up at {self.position(blew)}. {self._prompt()}")]
         events = []
         if triggered and self.variant == "saint-george":
             events.append(self._stinky_breath())
@@ -321,7 +351,7 @@ class StorytellingState(GameState):
         if self.race:
             self.hare += 1
             events.append(Event("The hare moves 1 square."))
-        return events + self._end_turn(won=False)
+        return events + self._end_turn(won=False, told_face_down=triggered and self.variant == "saint-george")
 
     def _stinky_breath(self) -> Event:
         emptied = sorted(self.flipped)
@@ -329,12 +359,19 @@ class StorytellingState(GameState):
         self.rng.shuffle(tiles)
         for index, tile in zip(emptied, tiles):
             self.grid[index] = tile
+        where = join_names([self.position(index) for index in emptied])
         if len(emptied) == 1:
-            return Event("The dragon's stinky breath! The tile flipped this turn goes back face down in its place.")
+            return Event(f"The dragon's stinky breath! The tile flipped this turn goes back face down at {where}.")
         return Event(
-            f"The dragon's stinky breath! The {len(emptied)} tiles flipped this turn are shuffled "
-            "and put back face down in their places."
+            f"The dragon's stinky breath! The {len(emptied)} tiles flipped this turn, at {where}, are shuffled "
+            "and put back face down in those places.",
+            brief=f"Stinky breath! {where} are shuffled face down.",
         )
+
+    def _face_down_text(self, flipped: Sequence[int]) -> str:
+        """'B2 and C3 are turned face down again.'"""
+        where = [self.position(index) for index in sorted(flipped)]
+        return f"{join_names(where)} {'is' if len(where) == 1 else 'are'} turned face down again."
 
     def _clock(self) -> str:
         """The Cinderella clock on one scale, its steps: '3 of 12 steps, 9 to midnight'."""
@@ -350,20 +387,25 @@ class StorytellingState(GameState):
         events = [Event(f"Midnight! Every player who has not retired loses all their cards: {join_names(losers)}.")]
         return events + self._finish(self._score_outcome())
 
-    def _end_turn(self, won: bool) -> list[Event]:
-        """Tiles face down, an unwon card to the read pile; then the game ends or goes on."""
+    def _end_turn(self, won: bool, told_face_down: bool = False) -> list[Event]:
+        """Tiles face down (said, unless `told_face_down` already), an unwon card to the read
+        pile; then the game ends or goes on."""
         if not won:
             self.read.append(self.card_number)
+        down = [] if told_face_down or not self.flipped else [
+            Event(self._face_down_text(self.flipped),
+                  brief=f"Face down: {', '.join(self.position(index) for index in sorted(self.flipped))}.")
+        ]
         self.flipped = []
-        events = []
+        events = down  # said only if the game goes on
         if self.race:
-            events.append(Event(self._race()))
+            events = [*down, Event(self._race())]
             if self.tortoise >= self.track_length:
-                return events + self._finish(Outcome(self.players, "The tortoise reaches Finish first: everyone wins!"))
+                return events[len(down):] + self._finish(Outcome(self.players, "The tortoise reaches Finish first: everyone wins!"))
             if self.hare >= self.track_length:
-                return events + self._finish(Outcome((), "The hare reaches Finish first: everyone loses."))
+                return events[len(down):] + self._finish(Outcome((), "The hare reaches Finish first: everyone loses."))
         elif sum(len(cards) for cards in self.won.values()) == CARDS_TO_END:  # the race discards won cards
-            return events + self._finish(self._score_outcome())
+            return self._finish(self._score_outcome())
         if self.variant == "cinderella":
             self.phase = Phase.DECIDE
             return events + [Event(self._prompt())]
@@ -384,19 +426,19 @@ class StorytellingState(GameState):
         index = self._index(position)
         place, name = self.position(index), self.grid[index]
         if index in self.flipped:
-            raise IllegalMove(f"{place} is already face up, it is the {name}: flip a face-down tile.")
+            raise IllegalMove(f"{place} is already face up: {name}. Flip a face-down tile.")
         self.flipped.append(index)
         self.seen.add(name)
-        events = [Event(f"{place} is the {name}.")]
+        events = [Event(f"{place}: {name}.")]  # a tile's name is a label ("BLEW"), said as one
         pictures = self.card.pictures
         if name != pictures[self.found]:
-            events.append(Event(f"Wrong: the next picture was the {pictures[self.found]}.", cue="wrong"))
+            events.append(Event(f"Wrong: {pictures[self.found]} was next.", cue="wrong"))
             return events + self._card_failed(index)
         self.found += 1
         if self.found == len(pictures):
             return events + self._card_won()
         events.append(Event(
-            f"Right, {self.found} of {len(pictures)}. Next: the {pictures[self.found]}.",
+            f"Right, {self.found} of {len(pictures)}. Next: {pictures[self.found]}.",
             brief=f"Right. Next: {pictures[self.found]}.",
         ))
         return events
@@ -465,7 +507,7 @@ class StorytellingState(GameState):
             ),
             Event(f"Tiles seen before that moved: {join_names(went)}."),
         ]
-        return events + self._end_turn(won=False)
+        return events + self._end_turn(won=False, told_face_down=True)
 
     def _do_retire(self) -> list[Event]:
         self._expect(Phase.DECIDE, "retire")
@@ -516,13 +558,14 @@ class StorytellingState(GameState):
             return f"The game is over. {self.result.text}"
         if self.phase == Phase.FLIP:
             pictures = self.card.pictures
-            found = f"{self.found} found, next: the {pictures[self.found]}." if self.found else "None found yet."
+            found = f"{self.found} found, next: {pictures[self.found]}." if self.found else "None found yet."
             where = (
                 f"Card {self.card_number} is read. {self.active} is finding {plural(len(pictures), 'picture')} "
                 f"in this order: {', '.join(pictures)}. {found}"
             )
         else:
             where = self._prompt()
+        where += f" The tiles lie in {grid_shape(self.rows, self.columns)}."
         if self.variant == "cinderella":
             where += f" The clock: {self._clock()}."
         if self.race:

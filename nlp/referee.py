@@ -86,7 +86,7 @@ class TermReferee:
     # -- the TermRules protocol ------------------------------------------------------------
     def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> TermRefusal | None:
         verdict = self.check(term, card_text, written)
-        return None if verdict.allowed else TermRefusal(verdict.message, verdict.hidden)
+        return None if verdict.allowed else TermRefusal(verdict.message, verdict.hidden, verdict.code or "")
 
     def same(self, a: str, b: str) -> bool:
         """Same term: equal up to case, number, verb form, comparison, spelling of a compound,

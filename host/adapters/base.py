@@ -76,8 +76,13 @@ class GameAdapter(Protocol):
     def card_reading(self, settings: Settings) -> CardReading | None:
         """What recognises a card read aloud by a person, or None."""
 
-    def grid(self, state: GameState) -> str | None:
-        """What 'grid' answers: the tiles face up now; None for a game without a grid."""
+    def grid(self, state: GameState, which: str = "") -> str | None:
+        """What 'grid' answers: the grid's shape and the tiles face up now, or those of one row
+        or column (`which`: "row 2", "column B"); None for a game without a grid."""
+
+    def typing_guide(self, state: GameState) -> tuple[str, str] | None:
+        """What to type now, for a table where nothing listens: (the kind of step, a sentence
+        with the line to type), said once per kind of step; None when the announcements say it."""
 
     def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
         """`player`'s turn on their phone: what to do now, their own moves, what only they know."""
@@ -136,7 +141,10 @@ class BasicAdapter:
     def card_reading(self, settings: Settings) -> CardReading | None:
         return None
 
-    def grid(self, state: GameState) -> str | None:
+    def grid(self, state: GameState, which: str = "") -> str | None:
+        return None
+
+    def typing_guide(self, state: GameState) -> tuple[str, str] | None:
         return None
 
     def phone_turn(self, state: GameState, player: str) -> PhoneTurn:

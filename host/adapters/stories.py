@@ -114,6 +114,23 @@ class StoriesAdapter(BasicAdapter):
         elif action.verb == "confirm":
             yield from each(("confirm", "confirm the ticks", "score the story"), "confirm", confirm=True)
 
+    def typing_guide(self, state: GameState) -> tuple[str, str] | None:
+        """The line to type at each step of a story that the announcements leave unsaid: a term,
+        start, the story and its ticks. Choosing a side needs none ("normal" alone is taken),
+        nor do the corrections ("correct the ticks with tick or untick, then confirm")."""
+        view = state.view(None)
+        teller, phase = view["storyteller"], Phase(view["phase"])
+        if phase == Phase.TERMS:
+            missing = [player for player in state.waiting_for() if player != teller]
+            if missing:
+                return ("term", f"Type term, your name and one term a line, such as term {missing[0]} polar bear; "
+                                "typing is hidden.")
+            return ("start", "Type start to begin the story and the timer.")
+        if phase == Phase.NARRATION:
+            return ("say", f"Nothing listens here: as {teller} tells the story, type say and the words, to tick the "
+                           "terms heard; or tick, your name and a term you heard, typed hidden.")
+        return None
+
     def resolve(self, state: GameState, line: str) -> str:
         """A dictated tick, untick or erase names the player's own written term nearest to the
         words heard (the host knows every sheet; nothing is said about the others)."""

@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
+import string
+
 from games.base import Action, GameState, Option, Settings, plural
 from games.decks import TALE_KEYS
-from games.storytelling import BLOWS, SPEC, Phase
+from games.storytelling import BLOWS, SPEC, Phase, grid_shape
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
 from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile
@@ -30,7 +32,13 @@ class StorytellingAdapter(BasicAdapter):
     )
     commands = frozenset({"grid"})
     phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
-    host_phrases: tuple[HostPhrase, ...] = ((("which tiles are face up", "grid"), "grid", False),)
+    #: the grid, or one of its lines, on request (rows 1 to 4 and columns A to H: the race's grid
+    #: is 2 rows of 8)
+    host_phrases: tuple[HostPhrase, ...] = (
+        (("which tiles are face up", "grid"), "grid", False),
+        *(((f"grid row {number_words(row)}",), f"grid row {row}", False) for row in range(1, 5)),
+        *(((f"grid column {letter}",), f"grid column {letter.upper()}", False) for letter in "abcdefgh"),
+    )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         return {"tale": asdict(decks.load_tale(options.deck or options.tale)), "storyteller": options.storyteller}
@@ -47,11 +55,37 @@ class StorytellingAdapter(BasicAdapter):
             return None
         return CardReading({card["number"]: card["text"] for card in settings["tale"]["cards"]})
 
-    def grid(self, state: GameState) -> str:
-        face_up, hidden = _tiles(state.view(None))
-        if not face_up:
-            return f"All {hidden} tiles are face down."
-        return f"Face up: {', '.join(face_up)}. The other {hidden} tiles are face down."
+    def grid(self, state: GameState, which: str = "") -> str:
+        """The grid's shape and the tiles face up; or one row or column, place by place:
+        'grid row 2', 'grid column B' (also 'grid 2', 'grid B')."""
+        view = state.view(None)
+        rows, columns, tiles = view["rows"], view["columns"], view["grid"]
+        shape = grid_shape(rows, columns)
+        words = which.casefold().split()
+        if not words:
+            face_up, hidden = _tiles(view)
+            if not face_up:
+                return f"The tiles lie in {shape}. All {hidden} tiles are face down."
+            return f"The tiles lie in {shape}. Face up: {', '.join(face_up)}. The other {hidden} tiles are face down."
+        letters = string.ascii_lowercase[:columns]
+        asked = words[-1] if len(words) == 1 or (len(words) == 2 and words[0] in ("row", "column")) else ""
+        if asked.isdigit() and words[0] != "column" and 1 <= int(asked) <= rows:
+            line, places = f"Row {int(asked)}", [f"{letter.upper()}{int(asked)}" for letter in letters]
+        elif len(asked) == 1 and asked in letters and words[0] != "row":
+            line, places = f"Column {asked.upper()}", [f"{asked.upper()}{row}" for row in range(1, rows + 1)]
+        else:
+            return (f"The tiles lie in {shape}: say grid, grid row and a number from 1 to {rows}, or grid column "
+                    f"and a letter from A to {letters[-1].upper()}.")
+        return f"{line}: " + ", ".join(f"{place} {tiles[place] or 'face down'}" for place in places) + "."
+
+    def typing_guide(self, state: GameState) -> tuple[str, str] | None:
+        """How a flip is typed; the moves after a failed turn say their own lines."""
+        view = state.view(None)
+        if Phase(view["phase"]) != Phase.FLIP:
+            return None
+        down = next(place for place, name in view["grid"].items() if name is None)
+        return ("flip", f"Type flip and a place, its column letter then its row number, for example flip {down}; "
+                        "grid says which tiles are face up.")
 
     def actor(self, state: GameState, action: Action) -> str | None:
         """The active player makes every move; a card read is the storyteller's, who is no player."""

@@ -41,6 +41,9 @@ class RecordedStory:
     the recording ends with the story still running (a term not heard), the sand timer runs out
     then: the demo has no clock to wait for."""
 
+    #: the story is heard from the recording, as through a microphone
+    hears_speech = True
+
     def __init__(self, script: ScriptSource, recording: Path, recognizer: Recognizer, realtime: bool,
                  speaker: Speaker | None, telling: Callable[[], bool]) -> None:
         self.script, self.recording, self.recognizer, self.realtime = script, recording, recognizer, realtime

@@ -273,7 +273,8 @@ def _play(options: argparse.Namespace) -> None:
         game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
-        print(f"{games()[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. Say 'help' at any time.")
+        print(f"{games()[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. "
+              + ("Say 'help' at any time." if options.speech else "Type help at any time."))
         _run(store, saved, match, options, inputs, listening)
 
 

@@ -107,6 +107,7 @@ class WokenTerminal:
         self.wake_read, self.wake_write = os.pipe()
         self.terminal.wake = self.wake_read
         self.reveal = self.terminal.reveal
+        self.hide_after = self.terminal.hide_after
 
     def put(self, event: PhoneEvent) -> None:
         self.phones.put(event)

@@ -193,6 +193,8 @@ class TerminalSource:
     stream: TextIO = sys.stdin
     out: TextIO = sys.stdout
     hidden: bool = False
+    #: commands whose words are typed hidden (a tick while terms are secret): only the command shows
+    hidden_after: frozenset[str] = frozenset()
     typed: str = ""
     _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
     _escape: bool = False  # inside a key's escape sequence (arrows): ignored
@@ -207,8 +209,7 @@ class TerminalSource:
         atexit.register(set_echo, self.stream, True)
 
     def read(self, timeout: float | None) -> Typed | Refused | ClockWake | InputEnded:
-        shown = "" if self.hidden else self.typed
-        self.out.write(("(typing is hidden) > " if self.hidden else "> ") + shown)
+        self.out.write(("(typing is hidden) > " if self.hidden else "> ") + self._shown(self.typed))
         self.out.flush()
         deadline = None if timeout is None else time.monotonic() + timeout
         with keys(self.stream):
@@ -248,24 +249,40 @@ class TerminalSource:
                 self._echo("\n")
                 return InputEnded()
             elif key in ERASE and self.typed:
-                self.typed = self.typed[:-1]
-                self._echo("\b \b")
+                self._retype(self.typed[:-1])
             elif key == KILL:
-                self._echo("\b \b" * len(self.typed))
-                self.typed = ""
+                self._retype("")
             elif key.isprintable() or "\udc80" <= key <= "\udcff":  # a byte that is not UTF-8
-                self.typed += key
-                self._echo(key if key.isprintable() else "?")
+                self._retype(self.typed + key)
         return None
 
+    def _shown(self, typed: str) -> str:
+        """What the screen shows of a line being typed: nothing while typing is hidden; of a
+        command whose words are secret ('tick Sabine violin'), its name and "(hidden)"."""
+        if self.hidden:
+            return ""
+        command, space, _ = typed.partition(" ")
+        if space and command.casefold() in self.hidden_after:
+            typed = f"{command} (hidden)"
+        return "".join(char if char.isprintable() else "?" for char in typed)
+
+    def _retype(self, typed: str) -> None:
+        """The line being typed is now `typed`: the screen shows it, changing only what differs."""
+        before, after = self._shown(self.typed), self._shown(typed)
+        self.typed = typed
+        same = next((index for index, (old, new) in enumerate(zip(before, after)) if old != new), min(len(before), len(after)))
+        self._echo("\b \b" * (len(before) - same) + after[same:])
+
     def _echo(self, text: str) -> None:
-        if not self.hidden or text == "\n":
+        if text:
             self.out.write(text)
             self.out.flush()
 
     def secret(self, hidden: bool) -> None:
         self.hidden = hidden  # the terminal echoes nothing itself: only `_echo` shows keys
 
+    def hide_after(self, commands: frozenset[str]) -> None:
+        self.hidden_after = commands
     def reveal(self, title: str, lines: list[str]) -> None:
         with keys(self.stream):
             reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), "a key")

@@ -23,6 +23,9 @@ from host.speech.recognizer import Recognizer
 class LiveInput:
     """Keyboard lines, heard speech and microphone news, in the order they happened."""
 
+    #: a microphone hears the story (the session need not tell the table to type it)
+    hears_speech = True
+
     def __init__(
         self,
         open_microphone: Callable[[], Microphone],
@@ -38,7 +41,8 @@ class LiveInput:
         self._retune_lock = threading.Lock()
         self._phrases: tuple[str, ...] | None | bool = False  # what the recognizer listens for (False: not set)
         self._context: str | None = None  # what the free speech continues
-        self.hidden = False
+        self.hidden = False  # typing hidden: terms or votes are typed (`_secret`), or a tick (`_secret_words`)
+        self._secret = self._secret_words = False
         threading.Thread(target=self._read_keyboard, name="keyboard", daemon=True).start()
 
     def _read_keyboard(self) -> None:
@@ -57,9 +61,19 @@ class LiveInput:
             return ClockWake()
 
     def secret(self, hidden: bool) -> None:
-        if hidden != self.hidden:
-            set_echo(self.keyboard, not hidden)
-            self.hidden = hidden
+        self._hide(hidden, self._secret_words)
+
+    def hide_after(self, commands: frozenset[str]) -> None:
+        """The terminal echoes a line as it is typed and cannot hide the words after a command
+        alone: while some command's words are secret (a tick during a story told aloud, when
+        nobody types the story), all typing is hidden."""
+        self._hide(self._secret, bool(commands))
+
+    def _hide(self, secret: bool, secret_words: bool) -> None:
+        self._secret, self._secret_words = secret, secret_words
+        if (secret or secret_words) != self.hidden:
+            self.hidden = secret or secret_words
+            set_echo(self.keyboard, not self.hidden)
 
     def reveal(self, title: str, lines: list[str]) -> None:
         """At a terminal, one player's secret lines only after Enter, wiped at the next Enter;

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from games.base import (
-    Action, Choice, Event, GameState, IllegalAction, Match, SecretRefused, UnknownCommand, Verb, find_player, fold_name,
-    join_names,
+    Action, Choice, Event, GameState, GuessRefused, IllegalAction, Match, SecretRefused, UnknownCommand, Verb,
+    find_player, fold_name, join_names,
 )
 from host.adapters.base import GameAdapter, adapter_for
 from host.session.events import (
@@ -44,25 +44,48 @@ class HostCommand:
 
 
 HOST_COMMANDS = (
-    HostCommand("help", "what you can say now"),
+    HostCommand("help", "the commands of the moment, then these"),
     HostCommand("repeat", "the last announcement again"),
     HostCommand("score", "the scores, and how the last points were scored"),
     HostCommand("turn", "where the game stands and what to do now"),
-    HostCommand("undo", "take back the last move"),
-    HostCommand("private NAME", "NAME's secrets, for NAME's eyes only", per_game=True),
+    HostCommand("undo", "take back the last move, once you have heard whose it is and said yes"),
+    HostCommand(
+        "private NAME", "read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at the "
+        "next, never spoken", per_game=True,
+    ),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
     HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
     HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
     HostCommand("time", "the time left in the story", per_game=True),
-    HostCommand("grid", "the tiles face up now", per_game=True),
+    HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
+                per_game=True),
     HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute"),
     HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed"),
     HostCommand("quit", "stop; 'storyhost resume' continues the game"),
 )
 #: host commands that make sense only while a story is told
 WHILE_TELLING = ("say", "time")
+#: the answer to a secret move typed at the shared screen, whether it was legal or not
+NOTED = "Noted."
+#: answers that mean yes to a question the host asked at the keyboard
+YES = frozenset({"yes", "y"})
 #: words a natural answer may have besides those of the command it means ("I choose the quirky side")
 FILLER = frozenset({"a", "an", "the", "i", "we", "choose", "pick", "please", "it", "is", "for", "to"})
+
+
+#: a move's name where its command is not one ("Bo's vote" needs none): alone, and with its one
+#: argument when that may be said
+MOVE_NOUNS = {
+    "timeup": ("time up", "time up"), "erase": ("erasure", "erasure"), "shown": ("cards shown", "cards shown"),
+    "storyteller": ("turn as storyteller", "turn as storyteller"), "side": ("choice of side", "choice of the {} side"),
+    "read": ("reading of a card", "reading of card {}"), "flip": ("flip", "flip of {}"),
+}
+
+
+def move_noun(verb: str, argument: str | None = None) -> str:
+    """'erasure'; with its argument, when it may be said: 'flip of B3', 'choice of the normal side'."""
+    alone, told = MOVE_NOUNS.get(verb, (verb, verb + " {}"))
+    return alone if argument is None else told.format(argument)
 
 
 def takes_free_words(verb: Verb) -> bool:
@@ -84,6 +107,13 @@ def host_commands(adapter: GameAdapter, phones: bool = True) -> list[HostCommand
     ]
 
 ALIASES = {"whose turn": "turn", "status": "turn", "time up": "timeup", "exit": "quit", "scores": "score"}
+#: a command as the README and the rules pages write it, where that is not its name
+WRITTEN = {"timeup": "time up"}
+
+
+def written_usage(verb: Verb) -> str:
+    """A command's usage as players type it ('time up', not 'timeup')."""
+    return WRITTEN.get(verb.name, verb.name) + verb.usage[len(verb.name):]
 
 
 def normalise(line: str) -> str:
@@ -131,10 +161,22 @@ class TextOutput:
     last: list[str] = field(default_factory=list)
     #: told every shared line too (the table page)
     also: Callable[[str], None] | None = None
+    #: the last line spoken was "Noted.": the next "Noted." is only printed
+    _noted: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         printer = self.write
         self.write = lambda line: printer(visible(line))  # every line printed, whoever prints it
+
+    def _say(self, line: str, interrupt: bool = False) -> None:
+        """Speak `line` (unless quiet); "Noted." after "Noted." is not said again: a table
+        writing its terms hears one."""
+        if self.speaker is None or self.quiet:
+            return
+        if line == NOTED and self._noted:
+            return
+        self._noted = line == NOTED
+        self.speaker.say(visible(line), interrupt=interrupt)
 
     def shared(self, lines: list[str]) -> None:
         """Print and say `lines`. Like a screen reader, new announcements cut off what is left
@@ -145,8 +187,7 @@ class TextOutput:
             self.write(self.stamp + line)
             if self.also is not None:
                 self.also(line)
-            if self.speaker is not None and not self.quiet:
-                self.speaker.say(visible(line), interrupt=index == 0)
+            self._say(line, interrupt=index == 0)
 
     def earcon(self, name: str) -> None:
         if self.speaker is not None:
@@ -156,8 +197,7 @@ class TextOutput:
         """A reply to one command (an error, a help text): printed and said (`spoken` instead of the
         line, such as an address read out), not kept for 'repeat'."""
         self.write(line)
-        if self.speaker is not None and not self.quiet:
-            self.speaker.say(visible(spoken or line))
+        self._say(spoken or line)
 
 
 @dataclass
@@ -289,6 +329,13 @@ class Session:
             "quit": self._cmd_quit,
         }
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
+        #: why a secret move typed at the shared screen was refused, kept for its player's 'private'
+        self._held: dict[str, list[str]] = {}
+        #: the players told how to read their secrets back; the kinds of step whose typing was told
+        self._read_back: set[str] = set()
+        self._guided: set[str] = set()
+        #: the move a typed 'undo' asked about, with the number of moves then: 'yes' takes it back
+        self._undo_asked: tuple[Action, int] | None = None
         #: said when the input ends before the game does
         self.end_note = f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it."
 
@@ -305,6 +352,7 @@ class Session:
             self.out.note(f"{self.state.status()} 'undo' takes back the last move of game {self.game_id} and opens it again; 'quit' leaves it over.")
         else:
             self._announce(self.state.opening())
+            self._guide()
         try:
             while self._over_before or not self.state.is_over():
                 self._follow_phase()
@@ -348,7 +396,12 @@ class Session:
         command = normalise(line)
         if not command:
             return True
+        if self._undo_asked is not None and not self._answered_undo(command):
+            return True
         verb, _, rest = command.partition(" ")
+        if verb.casefold() == "undo" and rest.strip().casefold() not in YES:
+            self._ask_undo()
+            return True
         if verb.casefold() in self._host_commands:
             return self.perform(HostRequest(verb.casefold(), rest.strip()))
         try:
@@ -404,7 +457,8 @@ class Session:
         example of each command of the moment. `unknown`: the line starts with no command."""
         if unknown and self._telling():
             return f"To tell the story, type: say {line}"
-        typed = {fold_name(word) for word in line.split()}
+        words = [fold_name(word) for word in line.split()]
+        typed = {*words, *(first + second for first, second in zip(words, words[1:]))}  # "b 3" is B3 too
         offered = self._offered()
         examples: dict[str, tuple[str, int]] = {}  # line -> its command, words in common
         for choice in self.state.legal_actions():
@@ -443,9 +497,12 @@ class Session:
         else:
             self.private.tell(to, [line])
 
-    def play(self, action: Action, to: str | None = None) -> bool:
+    def play(self, action: Action, to: str | None = None, heard: bool = False) -> bool:
         """Apply one action: refused ones are explained; legal ones are saved, then announced.
-        `to`: the player whose phone sent it, who gets the replies."""
+        `to`: the player whose phone sent it, who gets the replies; `heard`: the referee made it
+        from the story heard. The news of a secret move ("Sabine ticks a term") is told only
+        then: typed or said at the table, the move may be anyone's guess at a secret, and it is
+        answered "Noted.", as a refused guess is."""
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
@@ -455,10 +512,14 @@ class Session:
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
         told = self._tell_privately(events, to)
-        if not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
-            self._reply("Noted.", to)
+        if to is None and not heard and any(event.cue == "secret" for event in events):
+            events = [event for event in events if event.cue != "secret"]
+            self._reply(NOTED, None)
+        elif not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
+            self._reply(NOTED, to)
         self._announce(events, action)
         self._follow_phase()
+        self._guide()
         return True
 
     def _tell_privately(self, events: list[Event], to: str | None) -> bool:
@@ -471,26 +532,45 @@ class Session:
         return told
 
     def _refused(self, action: Action, refusal: IllegalAction, to: str | None) -> None:
-        """A secret move refused for a player with a phone: the reason, with what they wrote,
-        on their phone; the table hears only that something was refused. Any other refusal goes
-        to whoever sent the move (`to`: a phone)."""
+        """A guess at a secret refused (a tick of a term not written), typed or said at the
+        table: answered "Noted.", as the same move is when legal, and its reason kept for its
+        player alone (their phone, or 'private NAME'). A secret move refused for a player with
+        a phone: the reason, with what they wrote, on their phone; the table hears only that
+        something was refused. Any other refusal goes to whoever sent the move (`to`: a phone)."""
         player = action.player
-        if self.private is None or player is None or not self.private.has(player) or not self.state.secret_input():
-            self._reply(str(refusal) if to is None else f"Refused: {refusal}", to)
+        screen = self.private if player is not None and self._has_screen(player) else None
+        if isinstance(refusal, GuessRefused) and to is None and player is not None:
+            if screen is not None:
+                screen.tell(player, [refusal.private])
+            else:
+                self._held.setdefault(player, []).append(refusal.private)
+            self._reply(NOTED, None)
+            return
+        if player is None or screen is None or not self.state.secret_input():
+            self._reply(self._reason(refusal) if to is None else f"Refused: {refusal}", to)
             return
         written = " ".join(action.args)
         reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
-        self.private.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
-        line = self.refusals.add(player, {"erase": "erasure"}.get(action.verb, action.verb))
+        screen.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
+        line = self.refusals.add(player, move_noun(action.verb))
         if line is not None:
             self.out.shared([line])
+
+    def _reason(self, refusal: IllegalAction) -> str:
+        """A refusal as the table reads it: in a few words when the host speaks briefly."""
+        brief = refusal.brief if isinstance(refusal, SecretRefused) else None
+        return brief if brief and self.preferences.verbosity == "brief" else str(refusal)
+
+    def _has_screen(self, player: str) -> bool:
+        """Whether `player` has a screen of their own (a phone)."""
+        return self.private is not None and self.private.has(player)
 
     def _telling(self) -> bool:
         """A story is being told into the microphone."""
         return self.listener is not None and self.listener.listening(self.state)
 
     def _announce(self, events: list[Event], action: Action | None = None) -> None:
-        shared = [event for event in events if event.to is None]
+        shared = [event for event in events if event.to is None and self._for_table(event, action)]
         if self.card_reading is not None:
             shared = self.card_reading.announced(self.state, shared, action)
         for cue in {event.cue for event in shared if event.cue in EARCONS}:
@@ -499,6 +579,34 @@ class Session:
         detail = verbosity == "detailed" and action is not None and not self.state.is_over()
         lines = [self._worded(event) for event in shared if verbosity == "detailed" or not event.detail]
         self.out.shared([line for line in lines if line] + ([self.state.status()] if detail else []))
+
+    def _for_table(self, event: Event, action: Action | None) -> bool:
+        """Whether the table hears a shared event: with phones, not what a phone shows its player
+        (the sides of the card), without them, not what only phones left unsaid; and how to read
+        one's secrets back only once, to a player without a phone of their own."""
+        if event.own_screens is not None and event.own_screens != (self.private is not None):
+            return False
+        if event.cue == "readback":
+            player = action.player if action is not None else None
+            if player is None or self._has_screen(player) or player in self._read_back or not self._worded(event):
+                return False
+            self._read_back.add(player)
+        return True
+
+    def _guide(self) -> None:
+        """A newcomer at a keyboard is told once what to type at each kind of step."""
+        step = self._typing_guide()
+        if step is not None and step[0] not in self._guided:
+            self._guided.add(step[0])
+            self.out.note(step[1])
+
+    def _typing_guide(self) -> tuple[str, str] | None:
+        """What to type now, where nothing listens (no voice control, no phones, no microphone
+        hearing the story) and the host does not speak briefly: (the kind of step, the sentence)."""
+        if (self.voice is not None or self.private is not None or getattr(self.source, "hears_speech", False)
+                or self.preferences.verbosity == "brief"):
+            return None
+        return self.adapter.typing_guide(self.state)
 
     def _worded(self, event: Event) -> str:
         """The event's text at the verbosity chosen ("" when brief leaves it out)."""
@@ -527,6 +635,9 @@ class Session:
         With voice control the microphone stays open all game: free speech for a story, a card
         read aloud or a dictation, else the phrases allowed now; without it, only for a story."""
         self.source.secret(self.state.secret_input())
+        hide_after = getattr(self.source, "hide_after", None)  # a source that shows what is typed
+        if hide_after is not None:
+            hide_after(self.state.secret_words())
         telling = self._telling()
         self.out.quiet = telling
         if telling and self.clock.deadline is None and self.clock.paused is None:
@@ -589,7 +700,7 @@ class Session:
             correction = "Correction: " if correcting and action.verb == "untick" else ""
             self.out.stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
             try:
-                if self.play(action) and action.verb == "tick":
+                if self.play(action, heard=True) and action.verb == "tick":
                     self.out.earcon("tick")
             finally:
                 self.out.stamp = ""
@@ -632,24 +743,38 @@ class Session:
 
     # host commands: each takes the rest of the line and returns False to stop the session
     def _cmd_help(self, rest: str) -> None:
-        """This game's commands of the moment, then the host's (brief: their names only)."""
+        """What can be typed now: this game's commands of the moment and the host's that only
+        make sense now ('say' while a story is told, 'private' while a player without a phone
+        has secrets to read back); then the host's commands at any time (brief: names only)."""
         legal = {choice.action.verb for choice in self.state.legal_actions()} - self.without
-        verbs = [verb for name, verb in self.state.verbs.items() if name in legal]
+        now = [(written_usage(verb), verb.help) for name, verb in self.state.verbs.items() if name in legal]
         telling = self._telling()
-        commands = [
-            command for command in host_commands(self.adapter, phones=self.private is not None)
-            if telling or command.name not in WHILE_TELLING
-        ]
+        commands = host_commands(self.adapter, phones=self.private is not None)
+        current = [command for command in commands if command.name in WHILE_TELLING and telling
+                   or command.name == "private" and self._secrets_to_read()]
+        now += [(command.usage, command.help) for command in current]
+        always = [command for command in commands if command.name not in WHILE_TELLING and command not in current]
         if self.preferences.verbosity == "brief":
-            self.out.note(f"Now: {', '.join(verb.usage for verb in verbs) or 'nothing'}.")
-            self.out.note(f"Also: {', '.join(command.name for command in commands)}.")
+            self.out.note(f"Now: {', '.join(usage.removesuffix('...') for usage, _ in now) or 'nothing'}.")
+            self.out.note(f"Also: {', '.join(command.name for command in always)}.")
             return
-        self.out.note("You can say now:")
-        for verb in verbs:
-            self.out.note(f"  {verb.usage}: {verb.help}")
+        if now:
+            self.out.note("You can type now:")
+            for usage, told in now:
+                self.out.note(f"  {usage}: {told}")
+        else:
+            self.out.note(f"Nothing to type for the game now. {self.state.status()}")
         self.out.note("At any time:")
-        for command in commands:
+        for command in always:
             self.out.note(f"  {command.usage}: {command.help}")
+        if self.voice is not None:
+            self.out.note("Say 'what can I say' to hear the commands you can say.")
+
+    def _secrets_to_read(self) -> bool:
+        """Whether secrets are being entered now (terms, votes, ticks), or a player without a
+        phone has some to read back."""
+        return bool(self.state.secret_input() or self.state.secret_words() or any(
+            self.state.secrets(player) and not self._has_screen(player) for player in self.state.players))
 
     def _cmd_repeat(self, rest: str) -> None:
         for line in self.out.last or [self.state.status()]:
@@ -662,6 +787,9 @@ class Session:
 
     def _cmd_turn(self, rest: str) -> None:
         self.out.note(self.state.status())
+        step = self._typing_guide()
+        if step is not None:
+            self.out.note(step[1])
 
     def _cmd_time(self, rest: str) -> None:
         left = self.clock.left()
@@ -681,10 +809,10 @@ class Session:
             for action in self.listener.hear_text(self.state, rest):
                 if not self.listener.listening(self.state):  # Stop! was called
                     break
-                self.play(action)
+                self.play(action, heard=True)
 
     def _cmd_grid(self, rest: str) -> None:
-        self.out.note(self.adapter.grid(self.state) or "This game has no grid of tiles.")
+        self.out.note(self.adapter.grid(self.state, rest) or "This game has no grid of tiles.")
 
     def _cmd_private(self, rest: str) -> None:
         """A player's secrets: on their phone if they have one; else at the terminal after a key
@@ -700,7 +828,8 @@ class Session:
         if self.private is not None and self.private.has(player):
             self.out.note(f"{player}: your secrets are on your phone.")
             return
-        lines = [f"Private for {player}:", *(f"  {line}" for line in self.state.secrets(player) or ["You have no secret right now."])]
+        secrets = [*self.state.secrets(player), *self._held.pop(player, [])]
+        lines = [f"Private for {player}:", *(f"  {line}" for line in secrets or ["You have no secret right now."])]
         reveal = getattr(self.source, "reveal", None)
         if reveal is not None:
             reveal(f"Only {player} should look.", lines)
@@ -757,16 +886,54 @@ class Session:
         trouble = save(self.preferences)
         self.out.note(done if trouble is None else f"{done} {trouble}")
 
-    def _cmd_undo(self, rest: str) -> None:
-        try:
-            undone = self.match.undo()
-        except IllegalAction as refusal:
-            self.out.note(str(refusal))
+    def _ask_undo(self) -> None:
+        """A typed 'undo' first says whose move it would take back, and waits for 'yes': a
+        player must not take back another's move unawares."""
+        if not self.match.log:
+            self.out.note("There is nothing to undo.")
             return
+        last = self.match.log[-1]
+        self._undo_asked = (last, len(self.match.log))
+        brief = self.preferences.verbosity == "brief"
+        self.out.note(f"Undo {self._named(last)}? Type yes." if brief else
+                      f"Undo {self._named(last)}? Type yes to take it back, or anything else to keep it.")
+
+    def _answered_undo(self, command: str) -> bool:
+        """The line typed after 'undo' asked: 'yes' takes the move back, 'no' keeps it; any
+        other line keeps it and is taken as itself. False when nothing more is to be done."""
+        assert self._undo_asked is not None
+        (asked, moves), self._undo_asked = self._undo_asked, None
+        answer = command.casefold()
+        if answer in YES and self.match.log[-1:] == [asked] and len(self.match.log) == moves:
+            self._cmd_undo("")
+            return False
+        if answer in YES:  # a phone moved meanwhile: the last move is another now
+            self.out.note("Nothing was undone: the last move has changed. Type undo again to hear which it is.")
+            return False
+        if answer.split()[0] != "undo":  # asked again, the question is asked again
+            self.out.note("Nothing was undone.")
+        return answer not in ("no", "n")
+
+    def _cmd_undo(self, rest: str) -> None:
+        """Take back the last move, saying whose it is (typed, 'yes' came after the question;
+        spoken, the voice asked yes or no first)."""
+        if not self.match.log:
+            self.out.note("There is nothing to undo.")
+            return
+        named = self._named(self.match.log[-1])
+        self.match.undo()
         self.store.drop_last(self.game_id, len(self.match.log))
         self._over_before = False
-        who = f" by {undone.player}" if undone.player else ""
-        self.out.shared([f"Undone: the last move ({undone.verb}{who}).", self.state.status()])
+        self.out.shared([f"Taking back {named}.", self.state.status()])
+
+    def _named(self, action: Action) -> str:
+        """A move as the table may hear it named: whose and what ("Bo's vote", "Marc's flip
+        B3"), never a secret: a term or a vote stays unsaid."""
+        before = Match(self.match.make, self.match.log[:-1]).state if self.match.log[-1:] == [action] else self.state
+        player = self.adapter.actor(before, action)
+        public = len(action.args) == 1 and not takes_free_words(self.state.verbs[action.verb]) and not before.secret_input()
+        what = move_noun(action.verb, action.args[0] if public else None)
+        return f"{player}'s {what}" if player else f"the {what}"
 
     def _cmd_quit(self, rest: str) -> bool:
         self.out.note(f"Game {self.game_id} stays over." if self.state.is_over() else

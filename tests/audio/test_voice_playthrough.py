@@ -192,11 +192,13 @@ def test_a_stories_round_played_by_sound_alone(pulse: PulseAudio, player: VoiceP
 
 def flip_until_wrong_then_retire(player: VoicePlayer, host: LiveHost) -> None:
     """Flip places in order until the host asks Marc to retire or stay; retire."""
-    for place in [f"flip {column} {row}" for row in ("one", "two", "three", "four") for column in "abcd"]:
-        heard = speak_until_done(player, host, place, " is the ")
-        if "retire" in heard or any("must say retire" in line for line in host.lines[-4:]):
-            break
-    speak_until_done(player, host, "retire", "The game is over")
+    for row, said_row in enumerate(("one", "two", "three", "four"), 1):
+        for column in "abcd":
+            heard = speak_until_done(player, host, f"flip {column} {said_row}", f"{column.upper()}{row}: ")
+            if "retire" in heard or any("must say retire" in line for line in host.lines[-4:]):
+                speak_until_done(player, host, "retire", "The game is over")
+                return
+    raise AssertionError(f"no wrong tile in the whole grid: {host.lines[-10:]}")
 
 
 def test_a_human_storytellers_card_is_recognised_as_it_is_read(pulse: PulseAudio, player: VoicePlayer,

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import pytest
 
 from games.base import (
-    Action, BadArgument, Event, GameIsOver, IllegalAction, IllegalMove, NotYourTurn, SetupError, UnknownCommand,
-    SecretRefused, TermRefusal, UnknownPlayer, WrongShape,
+    Action, BadArgument, Event, GameIsOver, GuessRefused, IllegalAction, IllegalMove, NotYourTurn, SetupError,
+    UnknownCommand, SecretRefused, TermRefusal, UnknownPlayer, WrongShape,
 )
 from games.decks import OpeningCard
 from games.stories import StoriesState
@@ -87,7 +87,13 @@ def write_terms(state: StoriesState, terms: dict[str, Sequence[str]]) -> list[Ev
 
 
 def shared(events: list[Event]) -> list[str]:
-    return [event.text for event in events if event.to is None]
+    """What a table without phones hears."""
+    return [event.text for event in table(events)]
+
+
+def table(events: list[Event]) -> list[Event]:
+    """The events a table without phones hears."""
+    return [event for event in events if event.to is None and event.own_screens is not True]
 
 
 def at_terms() -> StoriesState:
@@ -133,7 +139,7 @@ def test_rulebook_example_arctic_story() -> None:
     events = write_terms(state, EXAMPLE_TERMS)
     assert shared(events)[-1] == (
         "Everyone has written 5 terms. Nina, read the sentence again, "
-        "'When I was in the Arctic recently...', then say start."
+        "'When I was in the Arctic recently...', then start the story."
     )
     assert shared(play(state, "start")) == [
         "The timer runs 60 seconds. Nina tells the story: 'When I was in the Arctic recently...'"
@@ -146,11 +152,11 @@ def test_rulebook_example_arctic_story() -> None:
     ]
     assert shared(play(state, "timeup")) == [
         "Time is up!",
-        "The story is over. The terms: "
-        "Sabine: Snow (ticked), cold, Polar bear (ticked), Igloo, Penguin. "
-        "Stephan: Snow (ticked), Greenland, Polar bears (ticked), Eskimo, freeze (ticked). "
-        "Melanie: Snow (ticked), Seal (ticked), Canada (ticked), Ice, sled.",
-        "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
+        "The story is over. "  # each player's ticked terms, then the others: no "(ticked)" after every term
+        "Sabine ticked Snow and Polar bear; not cold, Igloo or Penguin. "
+        "Stephan ticked Snow, Polar bears and freeze; not Greenland or Eskimo. "
+        "Melanie ticked Snow, Seal and Canada; not Ice or sled.",
+        "Correct the ticks with tick or untick if needed, then confirm to score the story.",
     ]
     provisional = state.score_report()  # after the story, before confirm: the terms are public now
     assert provisional[1] == "Story 1, if confirmed now: A ticked term scores 4, or 2 when another player wrote it too."
@@ -164,7 +170,13 @@ def test_rulebook_example_arctic_story() -> None:
         "Nina, the storyteller, scores the best of the story: 9.",
     ]
     assert [event.text for event in events if event.detail] == explanation  # said at verbosity detailed
-    assert [event.text for event in events if event.to is None and not event.detail] == [
+    # briefly, each running score once, with what this story added
+    assert [event.brief for event in events if event.to is None and not event.detail][1] == (
+        "Scores: Nina 9 (+9), Sabine 1 (+1), Stephan 8 (+8), Melanie 9 (+9).")
+    assert [event.text for event in events if event.to is None and not event.detail and event.own_screens] == [
+        "Sabine, read both sides of the card on your phone, or type private Sabine, and choose one."
+    ]  # with phones the sides are the storyteller's: the table hears none of them
+    assert [event.text for event in table(events) if not event.detail] == [
         "Points for this story: Sabine 1, Stephan 8, Melanie 9; Nina, the storyteller, 9.",
         "Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.",
         "Round 1, story 2 of 8: Sabine is the storyteller and draws a card.",
@@ -183,12 +195,12 @@ def test_stop_ends_the_story_when_a_player_has_ticked_all_five() -> None:
     state = at_narration()
     events = play(state, *(f"tick Melanie {term}" for term in EXAMPLE_TERMS["Melanie"]))
     assert shared(events)[-4:] == [
-        "Melanie ticks a term (5 of 5).",
+        "Melanie ticks a term.",  # never a count before the reveal: it would tell who typed a tick if it was a term
         "Stop! Melanie has ticked all five terms.",
-        "The story is over. The terms: Sabine: Snow, cold, Polar bear, Igloo, Penguin. "
-        "Stephan: Snow, Greenland, Polar bears, Eskimo, freeze. "
-        "Melanie: Snow (ticked), Seal (ticked), Canada (ticked), Ice (ticked), sled (ticked).",
-        "Correct the ticks with tick or untick if needed, then say confirm to score the story.",
+        "The story is over. Sabine ticked none of Snow, cold, Polar bear, Igloo or Penguin. "
+        "Stephan ticked none of Snow, Greenland, Polar bears, Eskimo or freeze. "
+        "Melanie ticked all 5: Snow, Seal, Canada, Ice and sled.",
+        "Correct the ticks with tick or untick if needed, then confirm to score the story.",
     ]
     assert state.phase == "review"
     # Corrections after the story name the term: it is revealed now.
@@ -208,12 +220,12 @@ def test_every_tick_of_the_word_that_completes_a_fifth_term_counts_before_stop()
     play(state, *(f"tick Melanie {term}" for term in EXAMPLE_TERMS["Melanie"][1:]))
     events = play(state, "tick Melanie snow, Sabine Snow, stephan snow")
     assert shared(events)[:4] == [
-        "Melanie ticks a term (5 of 5).",
-        "Sabine ticks a term (1 of 5).",
-        "Stephan ticks a term (1 of 5).",
+        "Melanie ticks a term.",
+        "Sabine ticks a term.",
+        "Stephan ticks a term.",
         "Stop! Melanie has ticked all five terms.",
     ]
-    assert "Sabine: Snow (ticked), cold," in shared(events)[4] and "Stephan: Snow (ticked)," in shared(events)[4]
+    assert "Sabine ticked Snow; not cold," in shared(events)[4] and "Stephan ticked Snow; not" in shared(events)[4]
     play(state, "confirm")
     assert state.last_story_points["Sabine"] == 2 and state.last_story_points["Stephan"] == 2
 
@@ -296,10 +308,16 @@ def test_the_most_points_wins_alone() -> None:
 
 def test_status_says_whose_input_is_awaited() -> None:
     state = stories()
-    assert state.status() == (  # each status says the whole task, with the card's sentences
-        "Round 1, story 1 of 8. Nina is the storyteller. Nina, choose normal or quirky. "
-        "Normal side: 'When I was in the Arctic recently...' Quirky side: 'My grandmother keeps a crocodile in the bath.'"
+    assert state.status() == (  # each status says the whole task; both sides are the storyteller's to read
+        "Round 1, story 1 of 8. Nina is the storyteller. Nina, choose normal or quirky; 'private Nina' shows Nina "
+        "both sides of the card."
     )
+    assert state.secrets("Nina") == [
+        "Normal side: 'When I was in the Arctic recently...'",
+        "Quirky side: 'My grandmother keeps a crocodile in the bath.'",
+    ]
+    assert state.view(None)["card"] is None and state.view("Sabine")["card"] is None
+    assert state.view("Nina")["card"] == {"normal": ARCTIC.normal, "quirky": ARCTIC.quirky}
     assert state.waiting_for() == ("Nina",)
     play(state, "side Nina quirky", "term Sabine snow")
     write_terms(state, {"Stephan": EXAMPLE_TERMS["Stephan"]})
@@ -311,7 +329,7 @@ def test_status_says_whose_input_is_awaited() -> None:
     write_terms(state, {"Sabine": EXAMPLE_TERMS["Sabine"][1:], "Melanie": EXAMPLE_TERMS["Melanie"]})
     assert state.status() == (
         "Round 1, story 1 of 8. Nina is the storyteller. Everyone has written the terms: Nina, read the sentence "
-        "again, 'My grandmother keeps a crocodile in the bath.', then say start."
+        "again, 'My grandmother keeps a crocodile in the bath.', then start the story."
     )
     play(state, "start")
     assert state.status() == (
@@ -321,7 +339,7 @@ def test_status_says_whose_input_is_awaited() -> None:
     play(state, "timeup")
     assert state.status() == (
         "Round 1, story 1 of 8. Nina is the storyteller. "
-        "The story is over: correct the ticks with tick or untick if needed, then say confirm to score the story."
+        "The story is over: correct the ticks with tick or untick if needed, then confirm to score the story."
     )
     assert state.waiting_for() == TABLE
 
@@ -347,14 +365,17 @@ def test_terms_stay_secret_until_the_story_ends() -> None:
     assert {event.to for event in later} == {None, "Sabine"}
     assert shared(later) == [
         "Sabine erased a term and has written 4 of 5 terms.",
+        "Sabine, to read your terms back, type private Sabine: only you should look.",
         "Everyone has written 5 terms. Nina, read the sentence again, "
-        "'When I was in the Arctic recently...', then say start.",
+        "'When I was in the Arctic recently...', then start the story.",
         "The timer runs 60 seconds. Nina tells the story: 'When I was in the Arctic recently...'",
-        "Sabine ticks a term (1 of 5).",
-        "Sabine unticks a term (0 of 5).",
-        "Sabine ticks a term (1 of 5).",
+        "Sabine ticks a term.",
+        "Sabine unticks a term.",
+        "Sabine ticks a term.",
         "Sabine asks a first question, which costs 1 point. Nina, answer it properly.",
     ]
+    # the news of a secret move is marked, for a host to answer a typed one alike, legal or not
+    assert [event.cue for event in later if event.to is None and event.text.startswith("Sabine ")][:1] == ["secret"]
     assert state.status().casefold().count("snow") == 0
     assert "terms" not in str(state.view(None))
     for viewer in ("Nina", "Stephan", "Melanie"):
@@ -404,12 +425,16 @@ def test_legal_actions_by_phase() -> None:
         ("term Stephan <term>", True), ("term Melanie <term>", True),
     ]
     state = at_narration()
+    offered = [str(choice.action) for choice in state.legal_actions()]
     play(state, "tick Sabine snow", "question Stephan", "question Stephan")
     actions = [str(choice.action) for choice in state.legal_actions()]
-    assert actions[:5] == ["untick Sabine Snow", "tick Sabine cold", "tick Sabine Polar bear", "tick Sabine Igloo",
-                           "tick Sabine Penguin"]
-    assert actions[15:] == ["question Sabine", "question Melanie", "timeup"]
+    # while the story is told the ticks offered name no term and do not change with a tick
+    assert actions[:6] == ["tick Sabine <term>", "untick Sabine <term>", "tick Stephan <term>", "untick Stephan <term>",
+                           "tick Melanie <term>", "untick Melanie <term>"]
+    assert offered[:6] == actions[:6]
+    assert actions[6:] == ["question Sabine", "question Melanie", "timeup"]
     play(state, "timeup")
+    assert [str(choice.action) for choice in state.legal_actions()][:2] == ["untick Sabine Snow", "tick Sabine cold"]
     assert [str(choice.action) for choice in state.legal_actions()][15:] == ["confirm"]
     assert at_game_over().legal_actions() == []
 
@@ -436,7 +461,7 @@ ILLEGAL = [
     (at_terms, Action("term", "Sabine", ("tomorrow",)), SecretRefused,
      "This term is an adverb or a pronoun: write a noun, a verb or an adjective."),
     (at_terms, Action("term", "Sabine", ("   ",)), IllegalMove, "Say the term to write after 'term Sabine'."),
-    (at_terms, Action("erase", "Sabine", ("Snow",)), IllegalMove,
+    (at_terms, Action("erase", "Sabine", ("Snow",)), GuessRefused,
      "Sabine has no term like that; 'private Sabine' shows Sabine's terms, to Sabine only."),
     (at_terms, Action("start"), IllegalMove,
      "Wait for terms from Sabine, Stephan and Melanie before the story starts."),
@@ -449,11 +474,11 @@ ILLEGAL = [
     (at_terms, Action("tick", "Sabine", ("Snow",)), IllegalMove,
      "Terms are ticked while the story is told, or corrected after it."),
     (at_narration, Action("tick", "Nina", ("Snow",)), NotYourTurn, "Nina is the storyteller and has no terms to tick."),
-    (at_narration, Action("tick", "Sabine", ("Seal",)), IllegalMove,
+    (at_narration, Action("tick", "Sabine", ("Seal",)), GuessRefused,
      "Sabine has no unticked term like that; 'private Sabine' shows Sabine's terms, to Sabine only."),
-    (at_narration, Action("untick", "Sabine", ("Snow",)), IllegalMove,
+    (at_narration, Action("untick", "Sabine", ("Snow",)), GuessRefused,
      "Sabine has no ticked term like that; 'private Sabine' shows Sabine's terms, to Sabine only."),
-    (at_narration, Action("untick", "Sabine", ("Seal",)), IllegalMove,
+    (at_narration, Action("untick", "Sabine", ("Seal",)), GuessRefused,
      "Sabine has no ticked term like that; 'private Sabine' shows Sabine's terms, to Sabine only."),
     (at_review, Action("untick", "Sabine", ("Seal",)), IllegalMove,
      "Sabine has not written 'Seal'; name one of Sabine's own terms."),
@@ -467,7 +492,7 @@ ILLEGAL = [
     (at_narration, Action("confirm"), IllegalMove, "Confirm after the story has ended, to score it."),
     (at_terms, Action("dance", "Nina"), UnknownCommand, "'dance' is not a command here; 'help' lists them."),
     (at_terms, Action("start", "Nina"), WrongShape, "Say it like this: start."),
-    (at_terms, Action("term", "Sabine"), WrongShape, "Say it like this: term NAME TERM...."),
+    (at_terms, Action("term", "Sabine"), WrongShape, "Say it like this: term NAME TERM."),
     (at_terms, Action("term", "Leo", ("Snow",)), UnknownPlayer,
      "There is no player called 'Leo'. Players: Nina, Sabine, Stephan, Melanie."),
     (at_game_over, Action("confirm"), GameIsOver, "The game is over; start a new one with 'storyhost play'."),

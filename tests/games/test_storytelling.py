@@ -109,7 +109,12 @@ def test_setup_deals_a_four_by_four_grid_and_reads_card_one() -> None:
     assert state.legal_actions()[5].label == "flip B2"
     assert state.legal_actions()[16 + 6].label == "the storyteller reads card 7"
     assert texts(state.reading()) == reading("Marc", 1, "DRAGON")
-    assert state.status() == "Card 1 is read. Marc is finding 1 picture in this order: DRAGON. None found yet."
+    assert state.status() == (  # the grid's shape too: a player who cannot see the table pictures it
+        "Card 1 is read. Marc is finding 1 picture in this order: DRAGON. None found yet. "
+        "The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4."
+    )
+    assert texts([state.shape()]) == ["The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4; A1 is the top left corner."]
+    assert [event.text for event in state.opening()] == [state.shape().text, *reading("Marc", 1, "DRAGON")]
     assert state.waiting_for() == ("Marc",)
     view = state.view(None)
     assert view["grid"] == {f"{column}{row}": None for row in "1234" for column in "ABCD"}
@@ -138,25 +143,27 @@ def test_rulebook_example_saint_george_card_ten(advanced: bool, wrong: str) -> N
     Without the stinky breath rule (basic game, or no BREATH flipped) the grid stays as it was."""
     state = reach_card_ten(advanced)
     grid = list(state.grid)
-    assert texts(flip(state, "DRAGON")) == [
-        f"{place(state, 'DRAGON')} is the DRAGON.",
-        "Right, 1 of 4. Next: the SAINT GEORGE.",
+    assert texts(flip(state, "DRAGON")) == [  # a tile's name is a label, said as one
+        f"{place(state, 'DRAGON')}: DRAGON.",
+        "Right, 1 of 4. Next: SAINT GEORGE.",
     ]
     assert texts(flip(state, "SAINT GEORGE")) == [
-        f"{place(state, 'SAINT GEORGE')} is the SAINT GEORGE.",
-        "Right, 2 of 4. Next: the HORSE.",
+        f"{place(state, 'SAINT GEORGE')}: SAINT GEORGE.",
+        "Right, 2 of 4. Next: HORSE.",
     ]
     assert state.status() == (  # the whole task: every picture, and the next
         "Card 10 is read. Marc is finding 4 pictures in this order: DRAGON, SAINT GEORGE, HORSE, BREATH. "
-        "2 found, next: the HORSE."
+        "2 found, next: HORSE. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4."
     )
     face_up = {name for name in state.view(None)["grid"].values() if name}
     assert face_up == {"DRAGON", "SAINT GEORGE"}
     assert state.view("Lea")["found"] == ["DRAGON", "SAINT GEORGE"]
+    flipped = join_names(sorted(place(state, name) for name in ("DRAGON", "SAINT GEORGE", wrong)))
     events = flip(state, wrong)
     assert texts(events) == [
-        f"{place(state, wrong)} is the {wrong}.",
-        "Wrong: the next picture was the HORSE.",
+        f"{place(state, wrong)}: {wrong}.",
+        "Wrong: HORSE was next.",
+        f"{flipped} are turned face down again.",  # which tiles: a player who cannot see the table remembers
         *reading("Lea", 11, "LANCE"),
     ]
     assert state.grid == grid
@@ -168,11 +175,13 @@ def test_rulebook_example_saint_george_card_ten(advanced: bool, wrong: str) -> N
 def test_finding_every_picture_in_order_wins_the_card() -> None:
     state = reach_card_ten(advanced=False)
     events = win_turn(state)
-    assert texts(events)[-5:] == [
-        f"{place(state, 'BREATH')} is the BREATH.",
+    assert texts(events)[-6:-3] == [
+        f"{place(state, 'BREATH')}: BREATH.",
         "Marc wins card 10 and 4 points.",
-        *reading("Lea", 11, "LANCE"),
+        f"{join_names(sorted(place(state, name) for name in ('DRAGON', 'SAINT GEORGE', 'HORSE', 'BREATH')))} "
+        "are turned face down again.",
     ]
+    assert texts(events)[-3:] == reading("Lea", 11, "LANCE")
     assert state.scores() == {"Lea": 0, "Marc": 4}
     assert state.view(None)["players"][1] == {"name": "Marc", "cards": [10], "points": 4, "retired": False}
     assert state.view(None)["read_pile"] == 9
@@ -235,12 +244,13 @@ def test_stinky_breath_reshuffles_exactly_the_flipped_tiles_into_their_places() 
         flip(state, "SAINT GEORGE")
         emptied = {state.grid.index(name) for name in ("DRAGON", "SAINT GEORGE", "BREATH")}
         before = list(state.grid)
+        where = join_names([state.position(index) for index in sorted(emptied)])
         events = flip(state, "BREATH")
         assert texts(events)[:3] == [
-            f"{state.position(before.index('BREATH'))} is the BREATH.",
-            "Wrong: the next picture was the HORSE.",
-            "The dragon's stinky breath! The 3 tiles flipped this turn are shuffled and put back face down "
-            "in their places.",
+            f"{state.position(before.index('BREATH'))}: BREATH.",
+            "Wrong: HORSE was next.",
+            f"The dragon's stinky breath! The 3 tiles flipped this turn, at {where}, are shuffled and put back "
+            "face down in those places.",
         ]
         assert texts(events)[3:] == reading("Lea", 11, "LANCE")
         kept = [index for index in range(16) if index not in emptied]
@@ -254,13 +264,15 @@ def test_stinky_breath_reshuffles_exactly_the_flipped_tiles_into_their_places() 
 def reach_wolf_blew(seed: int = 1) -> StorytellingState:
     """The rulebook's example: WOLF is right, then BLEW when the HOUSE OF STRAW was needed."""
     state = StorytellingState(["Marc", "Lea"], PIGS, seed, advanced=True)
+    wolf = place(state, "WOLF")
     flip(state, "WOLF")
     events = flip(state, "BLEW")
     assert texts(events) == [
-        f"{place(state, 'BLEW')} is the BLEW.",
-        "Wrong: the next picture was the HOUSE OF STRAW.",
-        "The wolf blew! The other tiles are turned face down. Marc must move the row or the column through "
-        "BLEW: say blow row left, blow row right, blow column up or blow column down.",
+        f"{place(state, 'BLEW')}: BLEW.",
+        "Wrong: HOUSE OF STRAW was next.",
+        f"The wolf blew! {wolf} is turned face down again. BLEW stays face up at {place(state, 'BLEW')}. Marc must "
+        "move the row or the column through BLEW: say blow row left, blow row right, blow column up or blow "
+        "column down.",
     ]
     return state
 
@@ -316,7 +328,7 @@ def test_the_wolf_blows_any_line_either_way(line: str, direction: str, source) -
 def test_the_wolf_does_not_blow_in_the_basic_game() -> None:
     state = StorytellingState(["Marc", "Lea"], PIGS, seed=1)
     flip(state, "WOLF")
-    assert texts(flip(state, "BLEW"))[2:] == reading("Lea", 2, "HOUSE OF STRAW")
+    assert texts(flip(state, "BLEW"))[3:] == reading("Lea", 2, "HOUSE OF STRAW")
 
 
 def cinderella(players: Sequence[str] = ("Marc", "Lea"), clock_steps: int = 12) -> StorytellingState:
@@ -335,13 +347,15 @@ def test_cinderella_clock_moves_when_the_wrong_frame_matches_a_picture_of_the_ca
     state = cinderella()
     events = fail_with_frame(state, "red")  # PRINCE: red like CINDERELLA
     assert texts(events)[1:] == [
-        "Wrong: the next picture was the CINDERELLA.",
+        "Wrong: CINDERELLA was next.",
         "The clock moves one step: 1 of 12 steps, 11 to midnight.",
+        f"{state.position(state.grid.index(events[0].text[4:-1]))} is turned face down again.",
         "Marc must say retire, to keep their cards and leave the game, or stay.",
     ]
     assert state.view(None)["clock"] == {"steps": 1, "of": 12}
     assert state.status() == (
-        "Marc must say retire, to keep their cards and leave the game, or stay. The clock: 1 of 12 steps, 11 to midnight."
+        "Marc must say retire, to keep their cards and leave the game, or stay. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4. "
+        "The clock: 1 of 12 steps, 11 to midnight."
     )
     assert [str(choice.action) for choice in state.legal_actions()] == ["retire", "stay"]
     assert texts(state.apply(Action("stay"))) == ["Marc stays in the game.", *reading("Lea", 2, "SLIPPER")]
@@ -351,7 +365,8 @@ def test_cinderella_clock_stays_when_no_frame_matches() -> None:
     state = cinderella()
     events = fail_with_frame(state, "green")  # card 1 has red, blue and yellow frames
     assert texts(events)[1:] == [
-        "Wrong: the next picture was the CINDERELLA.",
+        "Wrong: CINDERELLA was next.",
+        f"{events[0].text[:2]} is turned face down again.",
         "Marc must say retire, to keep their cards and leave the game, or stay.",
     ]
     assert state.view(None)["clock"] == {"steps": 0, "of": 12}
@@ -431,6 +446,7 @@ def test_race_setup_two_rows_of_eight_hare_on_the_player_count() -> None:
     assert state.view(None)["race"] == {"tortoise": 0, "hare": 3, "finish": 16, "discarded": []}
     assert state.status() == (
         "Card 1 is read. Marc is finding 1 picture in this order: HARE. None found yet. "
+        "The tiles lie in a grid of 8 columns, A to H, and 2 rows, 1 and 2. "
         "The tortoise is on square 0 and the hare on square 3; Finish is square 16."
     )
     # the race is cooperative: 'score' gives the race, not points nobody plays for
@@ -442,14 +458,12 @@ def test_race_setup_two_rows_of_eight_hare_on_the_player_count() -> None:
 
 def test_race_failure_moves_the_hare_and_a_won_card_the_tortoise() -> None:
     state = race()
-    assert texts(fail_turn(state))[2:4] == [
-        "The hare moves 1 square.",
-        "The tortoise is on square 0 and the hare on square 4; Finish is square 16.",
-    ]
-    assert texts(win_turn(state))[1:3] == [
-        "Lea wins card 2: it is discarded and the tortoise moves 2 squares.",
-        "The tortoise is on square 2 and the hare on square 4; Finish is square 16.",
-    ]
+    failed = texts(fail_turn(state))
+    assert failed[2] == "The hare moves 1 square." and failed[3].endswith("is turned face down again.")
+    assert failed[4] == "The tortoise is on square 0 and the hare on square 4; Finish is square 16."
+    won = texts(win_turn(state))
+    assert won[1] == "Lea wins card 2: it is discarded and the tortoise moves 2 squares."
+    assert won[3] == "The tortoise is on square 2 and the hare on square 4; Finish is square 16."
     view = state.view(None)
     assert view["race"]["discarded"] == [2]
     assert view["read_pile"] == 1
@@ -482,12 +496,12 @@ def test_the_storyteller_reads_card_nine_first_and_card_one_goes_back_on_top() -
     events = state.apply(state.parse("read 9"))
     assert texts(events) == reading("Marc", 9, "SWORD")[1:]  # no new "your turn": it still is Marc's
     assert (state.card_number, state.active, state.draw) == (9, "Marc", [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13])
-    assert state.status() == "Card 9 is read. Marc is finding 1 picture in this order: SWORD. None found yet."
+    assert state.status() == "Card 9 is read. Marc is finding 1 picture in this order: SWORD. None found yet. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4."
     assert state.view(None)["card"]["number"] == 9
     assert (state.view(None)["draw_pile"], state.view(None)["read_pile"]) == (12, 0)
     reads = [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "read"]
     assert reads == [f"read {number}" for number in (9, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13)]
-    assert texts(win_turn(state))[-4:] == ["Marc wins card 9 and 1 point.", *reading("Lea", 1, "DRAGON")]
+    assert texts(win_turn(state))[-5:] == ["Marc wins card 9 and 1 point.", f"{place(state, 'SWORD')} is turned face down again.", *reading("Lea", 1, "DRAGON")]
     order = [state.card_number]
     for _ in range(12):
         fail_turn(state)
@@ -577,12 +591,12 @@ NOT_NOW = "Marc must flip a face-down tile, for example flip A1."
 
 
 @pytest.mark.parametrize("make, action, error, message", [
-    (after_a_right_flip, "flip {DRAGON}", IllegalAction,
-     "{DRAGON} is already face up, it is the DRAGON: flip a face-down tile."),
+    (after_a_right_flip, "flip {DRAGON}", IllegalAction, "{DRAGON} is already face up: DRAGON. Flip a face-down tile."),
     (after_a_right_flip, "flip E1", IllegalAction,
-     "There is no place 'E1': say a column letter A to D and a row number 1 to 4, for example flip B2."),
-    (after_a_right_flip, "flip A0", IllegalAction, "There is no place 'A0': "),
-    (after_a_right_flip, "flip B", IllegalAction, "There is no place 'B': "),
+     "There is no place 'E1' in a grid of 4 columns, A to D, and 4 rows, 1 to 4: say a column letter and a row "
+     "number, for example flip A1."),
+    (after_a_right_flip, "flip A0", IllegalAction, "There is no place 'A0' in a grid of 4 columns"),
+    (after_a_right_flip, "flip B", IllegalAction, "There is no place 'B' in a grid of 4 columns"),
     (after_a_right_flip, "blow row left", IllegalAction, "You cannot blow now: Marc must flip a face-down tile"),
     (after_a_right_flip, "retire", IllegalAction, "You cannot retire now: Marc must flip a face-down tile"),
     (after_a_right_flip, "stay", IllegalAction, "You cannot stay now: Marc must flip a face-down tile"),
@@ -633,11 +647,18 @@ def test_illegal_actions_are_refused_and_change_nothing(make, action, error, mes
     assert full_state(state) == before
 
 
+@pytest.mark.parametrize("typed", ["FLIP b3", "flip B3", "flip b 3", "b3", "B 3", "3b", "flip 3 B", " b  3 "])
+def test_a_flip_is_typed_in_any_case_with_or_without_a_space_and_flip(typed: str) -> None:
+    state = StorytellingState(["Marc", "Lea"], SAINT_GEORGE, seed=1)
+    action = state.parse(typed)
+    assert action == Action("flip", None, ("B3",))
+    assert texts(state.apply(action))[0] == f"B3: {state.grid[9]}."
+
+
 def test_commands_parse_in_any_case() -> None:
     state = StorytellingState(["Marc", "Lea"], SAINT_GEORGE, seed=1)
-    action = state.parse("FLIP b3")
-    assert action == Action("flip", None, ("b3",))
-    assert texts(state.apply(action))[0] == f"B3 is the {state.grid[9]}."
+    assert state.parse("BLOW Row LEFT") == Action("blow", None, ("Row", "LEFT"))
+    assert state.parse("flip b 33") == Action("flip", None, ("B33",))  # refused when played: no row 33
     assert state.verbs["flip"].usage == "flip POSITION"
     assert state.verbs["blow"].usage == "blow LINE DIRECTION"
 

@@ -71,10 +71,9 @@ def test_no_refusal_shows_a_term_before_the_reveal(tmp_path):
     for secret in [*SABINE_TERMS, *STEPHAN_TERMS, "zebras", "walrus", "quickly"]:
         assert secret not in shown, (secret, shown)
     out = replies(result.stdout)
-    unticked = "Sabine has no ticked term like that; 'private Sabine' shows Sabine's terms, to Sabine only."
-    assert out.count(unticked) == 2, out  # 'zebra' (written, not ticked) and 'walrus' (never written)
-    untickable = "Sabine has no unticked term like that; 'private Sabine' shows Sabine's terms, to Sabine only."
-    assert out.count(untickable) == 2, out  # 'violin' ticked twice, and 'walrus'
+    lines = result.stdout.splitlines()
+    for probe in probes_while_telling[:6]:  # legal or not, written or not: the same answer (issue 20)
+        assert lines[lines.index(f"> {probe}") + 1] == "Noted.", probe
     assert "Sabine already wrote this term, or one that counts as the same: write another." in out
     assert any(line.startswith("That is not a command here; 'help' lists them.") for line in out), out
 

@@ -44,14 +44,14 @@ def test_a_second_session_on_an_open_game_is_refused_and_a_killed_one_does_not_b
     assert second.returncode == 1
     assert second.stderr == f"Game 1 is open in another storyhost (pid {first.pid}); close it there first.\n"
     assert second.stdout == ""
-    stdout, _ = first.communicate("clue Hello\nundo\nclue Again\nquit\n", timeout=60)
-    assert "Undone: the last move (clue)." in stdout
+    stdout, _ = first.communicate("clue Hello\nundo\nyes\nclue Again\nquit\n", timeout=60)
+    assert "Taking back Ana's clue." in stdout
     assert _moves(tmp_path) == ["storyteller Ana", "clue Again"]
 
     killed = _session(tmp_path, "resume", "1")
     killed.send_signal(signal.SIGKILL)
     killed.wait(timeout=30)
-    after = run_storyhost(tmp_path, "resume", "1", stdin="undo\nquit\n")
+    after = run_storyhost(tmp_path, "resume", "1", stdin="undo\nyes\nquit\n")
     assert after.returncode == 0, after.stderr
     assert after.stdout.startswith("Resuming Dixit, game 1, after 2 moves.")
     assert _moves(tmp_path) == ["storyteller Ana"]
@@ -126,8 +126,8 @@ def test_the_last_move_of_a_game_can_be_undone_which_opens_it_again(tmp_path):
     assert _moves(tmp_path) == moves
     assert run_storyhost(tmp_path, "resume").stderr.startswith("There is no unfinished game to resume")
 
-    undone = run_storyhost(tmp_path, "resume", "1", stdin="undo\nquit\n")
-    assert last.startswith("flip ") and "Undone: the last move (flip)." in undone.stdout
+    undone = run_storyhost(tmp_path, "resume", "1", stdin="undo\nyes\nquit\n")
+    assert last.startswith("flip ") and f"Taking back Marc's flip of {last.split()[1]}." in undone.stdout
     assert _moves(tmp_path) == moves[:-1]
     assert "in progress" in run_storyhost(tmp_path, "games").stdout
 

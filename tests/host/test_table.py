@@ -46,9 +46,10 @@ def play(tmp_path: Path, game: list[str], lines: list[str], verbosity: str | Non
     return result.stdout.splitlines()
 
 
-def answer(out: list[str], line: str) -> list[str]:
-    """The host's lines after the typed `line` (its first occurrence), up to the next typed line."""
-    start = out.index(f"> {line}") + 1
+def answer(out: list[str], line: str, occurrence: int = 0) -> list[str]:
+    """The host's lines after the typed `line` (its first occurrence, or a later one), up to the
+    next typed line."""
+    start = [index for index, typed in enumerate(out) if typed == f"> {line}"][occurrence] + 1
     end = next((index for index in range(start, len(out)) if out[index].startswith("> ")), len(out))
     return [said for said in out[start:end] if not said.startswith("Input ended.")]
 
@@ -76,10 +77,14 @@ def test_natural_answers_names_without_accents_and_the_exact_line_to_type(tmp_pa
 
 def test_storytelling_takes_a_place_as_a_flip_and_answers_with_the_line_to_type(tmp_path: Path) -> None:
     game = ["storytelling", "--players", "Marc", "Léa", "--seed", "3"]
-    out = play(tmp_path, game, ["flip A1", "b2", "flip Lea C3"])
-    assert answer(out, "b2") == ["B2 is the BREATH.", "Right, 1 of 2. Next: the LAKE."]  # a place alone is a flip
+    out = play(tmp_path, game, ["flip A1", "b2", "flip Lea C3", "flip c 9", "flip c 1"])
+    assert answer(out, "b2") == ["B2: BREATH.", "Right, 1 of 2. Next: LAKE."]  # a place alone is a flip
     assert answer(out, "flip Lea C3") == ["Too many words after 'flip': flip POSITION. Type flip C3."]
-    assert moves(tmp_path) == ["flip A1", "flip B2"]
+    assert answer(out, "flip c 9") == [  # a place typed with a space is read as one; one off the grid says the grid
+        "There is no place 'C9' in a grid of 4 columns, A to D, and 4 rows, 1 to 4: say a column letter and a row "
+        "number, for example flip A1."
+    ]
+    assert moves(tmp_path) == ["flip A1", "flip B2", "flip C1"]
 
 
 def test_a_stories_story_as_a_listener_hears_it(tmp_path: Path) -> None:
@@ -90,23 +95,37 @@ def test_a_stories_story_as_a_listener_hears_it(tmp_path: Path) -> None:
     assert out[1:3] == ["Round 1, story 1 of 8: Nina is the storyteller and draws a card.",
                         "Nina, choose normal or quirky."]
     helped = answer(out, "help")
-    assert helped[1].startswith("  side NAME SIDE:") and helped[2] == "At any time:"
-    commands = [line.split(":")[0].strip() for line in helped[3:]]
-    assert commands == ["help", "repeat", "score", "turn", "undo", "private NAME", "rate SPEED", "verbosity LEVEL", "quit"]
+    assert helped[0] == "You can type now:"  # typed: nothing listens
+    assert helped[1].startswith("  side NAME SIDE:")
+    assert helped[2].startswith("  private NAME: ")  # Nina reads both sides of the card with it
+    assert helped[3] == "At any time:"
+    commands = [line.split(":")[0].strip() for line in helped[4:]]
+    assert commands == ["help", "repeat", "score", "turn", "undo", "rate SPEED", "verbosity LEVEL", "quit"]
     assert answer(out, "quirky side")[0].startswith("Nina chooses the quirky side: '")
     sentence = answer(out, "quirky side")[0].split(": ", 1)[1]
-    assert answer(out, "turn") == [  # the whole task, with the card's sentence
+    typing = "Type term, your name and one term a line, such as term Sabine polar bear; typing is hidden."
+    assert answer(out, "quirky side")[2] == typing  # where nothing listens, a newcomer is told what to type
+    assert answer(out, "turn") == [  # the whole task, with the card's sentence, and what to type
         f"Round 1, story 1 of 8. Nina is the storyteller. The card: {sentence} "
-        "Waiting for terms from Sabine, Stephan and Melanie."
+        "Waiting for terms from Sabine, Stephan and Melanie.",
+        typing,
     ]
     assert answer(out, "dance")[0].endswith("Type term Sabine TERM.")
     writing = [line for typed in WRITING for line in answer(out, typed)]
     assert writing.count("Noted.") == 12  # each term acknowledged, never named
     assert [line for line in writing if line != "Noted."] == [
+        "Sabine, to read your terms back, type private Sabine: only you should look.",  # after the fifth term
         "Waiting for terms from Stephan and Melanie.",
+        "Stephan, to read your terms back, type private Stephan: only you should look.",
         "Waiting for terms from Melanie.",
-        f"Everyone has written 5 terms. Nina, read the sentence again, {sentence}, then say start.",
+        "Melanie, to read your terms back, type private Melanie: only you should look.",
+        f"Everyone has written 5 terms. Nina, read the sentence again, {sentence}, then start the story.",
+        "Type start to begin the story and the timer.",
     ]
+    assert answer(out, "start")[1] == (  # nothing listens: the table types the story, or ticks
+        "Nothing listens here: as Nina tells the story, type say and the words, to tick the terms heard; or tick, "
+        "your name and a term you heard, typed hidden."
+    )
     assert answer(out, "Our car was hot") == [
         "'Our' is not a command here; 'help' lists them. To tell the story, type: say Our car was hot"
     ]
@@ -114,7 +133,7 @@ def test_a_stories_story_as_a_listener_hears_it(tmp_path: Path) -> None:
     assert during == ["Scores: Nina 0, Sabine 0, Stephan 0, Melanie 0."]  # no term before they are revealed
     assert answer(out, "say More story") == [
         "Nobody is telling a story now. Round 1, story 1 of 8. Nina is the storyteller. The story is over: "
-        "correct the ticks with tick or untick if needed, then say confirm to score the story."
+        "correct the ticks with tick or untick if needed, then confirm to score the story."
     ]
     explained = answer(out[out.index("> confirm"):], "score")
     assert explained == [
@@ -136,9 +155,10 @@ def test_brief_says_less_and_detailed_explains_the_score(tmp_path: Path) -> None
                            if not line.startswith(("> ", "Input ended"))]
     words = {verbosity: sum(len(line.split()) for line in out) for verbosity, out in said.items()}
     assert words["brief"] < 0.75 * words["normal"] < words["detailed"], words
-    assert said["brief"][:2] == ["Story 1 of 8.", "Nina, choose normal or quirky."]
+    assert said["brief"][:2] == ["Story 1 of 8: Nina chooses.", "Normal: 'We were stuck in a traffic jam for five hours...'"]
     assert "Nina, go: 60 seconds." in said["brief"]
-    assert "Stephan 2 of 5." in said["brief"]
+    assert "Stephan ticks." in said["brief"]  # no count: it could tell a guess typed at the table right
+    assert "Scores: Nina 6 (+6), Sabine 2 (+2), Stephan 6 (+6), Melanie 0 (+0)." in said["brief"]
     assert "Sabine 2: car 2 (Stephan wrote it too)." not in said["normal"]
     assert "Sabine 2: car 2 (Stephan wrote it too)." in said["detailed"]
 
@@ -156,30 +176,38 @@ def test_brief_is_what_is_spoken_too(tmp_path: Path) -> None:
                                         Preferences(verbosity="brief"), listener=NarrationListener(referee())))
         session.run(Scripted(["side Nina normal"]))
     assert printed[:5] == said[:5] == [
-        "Story 1 of 6.", "Nina, choose normal or quirky.", "Normal: 'We were stuck in a traffic jam for five hours...'",
+        "Story 1 of 6: Nina chooses.", "Normal: 'We were stuck in a traffic jam for five hours...'",
         "Quirky: 'The mirror in the hallway shows tomorrow instead of today...'", "The normal side.",
+        "Others, write 5 terms.",
     ]
 
 
 @pytest.mark.slow
 def test_every_status_says_the_whole_task(tmp_path: Path) -> None:
     out = play(tmp_path, DIXIT, ["storyteller Leo", "clue Far away", "shown", "vote Tomás 2", "quit"])
-    resumed = run_storyhost(tmp_path, "resume", stdin="undo\nquit\n").stdout.splitlines()
+    resumed = run_storyhost(tmp_path, "resume", stdin="undo\nyes\nquit\n").stdout.splitlines()
     assert resumed[1] == (  # on resuming: the clue and the votes awaited
         "Turn 1, 54 cards in the draw pile. Leo's clue: Far away. Waiting for the votes of Julián, Nicolás and "
         "Matilde: say 'vote', the name and a card number from 1 to 5."
     )
-    undone = answer(resumed, "undo")
-    assert undone[0] == "Undone: the last move (vote by Tomás)."
+    assert answer(resumed, "undo") == [  # whose move it takes back, asked first; never the vote itself
+        "Undo Tomás's vote? Type yes to take it back, or anything else to keep it."
+    ]
+    undone = answer(resumed, "yes")
+    assert undone[0] == "Taking back Tomás's vote."
     assert undone[1].startswith("Turn 1, 54 cards in the draw pile. Leo's clue: Far away. Waiting for the votes of Julián, Tomás,")
     assert out  # the first run played
 
     tale = ["storytelling", "--players", "Marc", "Lea", "Ona", "--tale", "saint-george", "--seed", "11"]
     first = play(tmp_path / "tale", tale, ["flip C1", "turn"])  # the golden game's first, right flip
-    status = "Card 1 is read. Marc is finding 2 pictures in this order: DRAGON, CAVE. 1 found, next: the CAVE."
-    assert answer(first, "turn") == [status]  # every picture to find, and the next
+    status = ("Card 1 is read. Marc is finding 2 pictures in this order: DRAGON, CAVE. 1 found, next: CAVE. "
+              "The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4.")
+    typing = "Type flip and a place, its column letter then its row number, for example flip A1; grid says which tiles are face up."
+    assert answer(first, "turn") == [status, typing]  # every picture to find, the next, the grid; what to type
     again = run_storyhost(tmp_path / "tale", "resume", stdin="quit\n").stdout.splitlines()
-    assert again[again.index("> quit") - 2:again.index("> quit")] == ["Marc, find 2 pictures in this order: DRAGON, CAVE.", status]
+    assert again[1] == "The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4; A1 is the top left corner."
+    assert again[again.index("> quit") - 3:again.index("> quit")] == [
+        "Marc, find 2 pictures in this order: DRAGON, CAVE.", status, typing]
 
 
 def test_score_in_the_race_gives_the_race(tmp_path: Path) -> None:
@@ -240,16 +268,17 @@ def test_a_timer_warning_does_not_split_the_line_being_typed(tmp_path: Path) -> 
         os.write(master, b"say Our old car")
         _read_until(master, "10 seconds left.", seen)
         os.write(master, b" was hot.\n")
-        screen = _read_until(master, "Stephan ticks a term (2 of 5).", seen)
+        screen = _read_until(master, "Stephan ticks a term.\r\nStephan ticks a term.", seen)
         os.write(master, b"quit\n")
         process.wait(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
         os.close(master)
-    assert "term Sabine" not in screen  # terms typed ahead are never shown, not even by the terminal's echo
+    # terms typed ahead are never shown, not even by the terminal's echo
+    assert not any(f"term {player} {term}" in screen for player, terms in TERMS.items() for term in terms)
     lines = [line.split("\x1b[K")[-1] for line in screen.replace("\r\n", "\n").split("\n")]
     assert "10 seconds left." in lines, screen[-1500:]
     warning = lines.index("10 seconds left.")
     assert lines[warning + 1].startswith("> say Our old car was hot.")  # drawn again, then finished
-    assert "Sabine ticks a term (1 of 5)." in lines[warning + 1:]
+    assert "Sabine ticks a term." in lines[warning + 1:]

@@ -69,8 +69,8 @@ def test_rate_and_verbosity_commands_are_saved_for_the_next_game(tmp_path) -> No
     assert "Say verbosity brief, verbosity normal or verbosity detailed." in result.stdout
     # detailed: the state of the game follows the news of a move
     after_flip = result.stdout.split("> flip A1\n", 1)[1].split("> quit")[0].splitlines()
-    assert after_flip[0].startswith("A1 is the") and after_flip[-1].startswith("Card 2 is read.")
-    assert len(after_flip) == 6  # the news once, then the state
+    assert after_flip[0].startswith("A1: ") and after_flip[-1].startswith("Card 2 is read.")
+    assert len(after_flip) == 7  # the news once (with the tiles turned back), then the state
     assert json.loads((config / "preferences.json").read_text()) == {"verbosity": "detailed", "rate": 225}
 
 

@@ -113,9 +113,9 @@ def test_open_pages_after_kill_and_resume(browser: WebDriver, tmp_path: Path) ->
         for player in ("Ana", "Bo", "Cy"):
             pages.join(player)
         pages.table()
-        host.type("storyteller Ana", "clue Two of a kind", "shown", "vote Bo 4", "undo")
+        host.type("storyteller Ana", "clue Two of a kind", "shown", "vote Bo 4", "undo", "yes")
         for name in pages.tabs:  # many announcements: the pages have seen high numbers
-            pages.wait(name, lambda: "Undone: the last move" in pages.driver.find_element(By.ID, "announcements").text)
+            pages.wait(name, lambda: "Taking back Bo's vote." in pages.driver.find_element(By.ID, "announcements").text)
         host.kill()
         pages.wait_text("Bo", "Connection to the host lost")
         host = Host(tmp_path, "resume", "1", port=port)
