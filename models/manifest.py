@@ -38,10 +38,20 @@ class FileRecord:
 
 
 @dataclass(frozen=True)
+class Part:
+    """A piece of a bundled model's file: `path` is "package/path" in an installed pip package."""
+
+    path: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
 class ModelEntry:
     """One model. Vosk models come as a zip from `url`; spaCy pipelines are pip packages;
     Whisper models (CTranslate2 folders) are downloaded file by file from `url` + each name in
-    `files`, or ship in the pip package `pip` at the import path `bundled` ("package/folder")."""
+    `files`, or ship in the pip package(s) `pip` at the import path `bundled` ("package/folder"),
+    a file too big for one package in `parts`, to be joined. `alias` is a short name ("base")."""
 
     name: str
     kind: Kind
@@ -56,6 +66,9 @@ class ModelEntry:
     pip: str | None = None
     files: dict[str, FileRecord] | None = None
     bundled: str | None = None
+    alias: str | None = None
+    parts: dict[str, tuple[Part, ...]] | None = None
+    wheels: dict[str, str] | None = None
 
     @property
     def zip_name(self) -> str:
@@ -68,6 +81,10 @@ class Manifest:
 
     def get(self, name: str) -> ModelEntry | None:
         return next((entry for entry in self.entries if entry.name == name), None)
+
+    def named(self, name: str) -> ModelEntry | None:
+        """The entry with this name or alias."""
+        return self.get(name) or next((entry for entry in self.entries if entry.alias == name), None)
 
     def of_kind(self, kind: Kind) -> list[ModelEntry]:
         return [entry for entry in self.entries if entry.kind == kind]
@@ -90,7 +107,7 @@ def same_language(model_language: str, asked: str) -> bool:
 
 _FIELDS = {
     "name", "kind", "language", "description", "url", "size", "sha256", "md5", "checksum_source", "version", "pip",
-    "files", "bundled",
+    "files", "bundled", "alias", "parts", "wheels",
 }
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -112,6 +129,24 @@ def _files(raw: Any, where: str) -> dict[str, FileRecord]:
     return files
 
 
+def _parts(raw: Any, files: dict[str, FileRecord], where: str) -> dict[str, tuple[Part, ...]]:
+    """Files shipped in pieces: {"model.bin": [{"path", "size", "sha256"}, ...]}, adding up to the file."""
+    if not isinstance(raw, dict) or not raw:
+        raise ManifestError(f'{where} has bad parts; write "FILE": [{{"path": "package/file", "size": N, "sha256": "HEX"}}, ...].')
+    parts = {}
+    for name, pieces in raw.items():
+        if name not in files or not isinstance(pieces, list) or not pieces or not all(
+            isinstance(piece, dict) and piece.keys() == {"path", "size", "sha256"} and isinstance(piece["path"], str)
+            and isinstance(piece["size"], int) and isinstance(piece["sha256"], str) and _SHA256.fullmatch(piece["sha256"])
+            for piece in pieces
+        ):
+            raise ManifestError(f"{where} has bad parts for {name!r}: each a path, a size and a sha256, of a file it lists.")
+        parts[name] = tuple(Part(piece["path"], piece["size"], piece["sha256"]) for piece in pieces)
+        if files[name].size is not None and sum(part.size for part in parts[name]) != files[name].size:
+            raise ManifestError(f"{where}: the parts of {name} do not add up to its size.")
+    return parts
+
+
 def _entry(raw: Any, where: str) -> ModelEntry:
     if not isinstance(raw, dict) or not {"name", "kind", "language", "description"} <= raw.keys():
         raise ManifestError(f"{where} needs at least name, kind, language and description; fix or remove it.")
@@ -120,6 +155,8 @@ def _entry(raw: Any, where: str) -> ModelEntry:
         raise ManifestError(f"{where} has unknown fields {sorted(unknown)}; allowed: {sorted(_FIELDS)}.")
     if "files" in raw:
         raw = {**raw, "files": _files(raw["files"], where)}
+    if "parts" in raw:
+        raw = {**raw, "parts": _parts(raw["parts"], raw.get("files") or {}, where)}
     entry = ModelEntry(**raw)
     if not isinstance(entry.name, str) or not usable_name(entry.name):
         raise ManifestError(f"{where} has the name {entry.name!r}; use letters, digits, '.', '-' and '_' only.")
@@ -131,6 +168,14 @@ def _entry(raw: Any, where: str) -> ModelEntry:
         raise ManifestError(f"{where} ({entry.name}) is a spaCy pipeline without its pip requirement.")
     if entry.kind == "whisper" and (entry.files is None or not (entry.bundled and entry.pip or entry.url)):
         raise ManifestError(f"{where} ({entry.name}) is a Whisper model without its files, or without a url or bundled package.")
+    if entry.alias is not None and not (isinstance(entry.alias, str) and usable_name(entry.alias)):
+        raise ManifestError(f"{where} ({entry.name}) has the alias {entry.alias!r}; use letters, digits, '.', '-' and '_' only.")
+    if entry.wheels is not None and not (isinstance(entry.wheels, dict) and all(
+        isinstance(wheel, str) and isinstance(sha256, str) and _SHA256.fullmatch(sha256) for wheel, sha256 in entry.wheels.items()
+    )):
+        raise ManifestError(f'{where} ({entry.name}) has bad wheels; write "FILE.whl": "SHA256", ...')
+    if entry.parts is not None and not entry.bundled:
+        raise ManifestError(f"{where} ({entry.name}) has parts but is not bundled in a pip package.")
     return entry
 
 

@@ -49,6 +49,7 @@ class RecordedStory:
         self.script, self.recording, self.recognizer, self.realtime = script, recording, recognizer, realtime
         self.speaker, self.telling = speaker, telling
         self._heard: Iterator[Heard] | None = None
+        self._context: str | None = None  # the card's sentence, once the story starts
 
     def read(self, timeout: float | None) -> InputEvent:
         if self._heard is not None:
@@ -66,6 +67,7 @@ class RecordedStory:
             return line
         print(f"(Nina tells her story: the recording {self.recording.name} is heard as through a microphone.)")
         self.recognizer.reset()
+        self.recognizer.set_context(self._context)
         self._heard = hear(FileSource(self.recording, rate=self.recognizer.sample_rate, realtime=self.realtime),
                            self.recognizer)
         return self.read(timeout)
@@ -74,7 +76,10 @@ class RecordedStory:
         """The demo's terms are typed by the script: there is nothing to hide from."""
 
     def listen(self, wanted: Listening | None) -> None:
-        """The recording plays at 'listen', whatever the session would have the microphone do."""
+        """The recording plays at 'listen', whatever the session would have the microphone do;
+        what the story continues (the card's sentence) primes the recognizer for it."""
+        if wanted is not None and wanted.story:
+            self._context = wanted.context
 
 
 def main(argv: list[str]) -> int:
@@ -82,10 +87,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
     parser.add_argument("--silent", action="store_true", help="print the announcements without reading them aloud")
     parser.add_argument("--asr", choices=KINDS, help="the recognizer that hears the story (default: whisper)")
-    parser.add_argument("--model", type=Path, help="a Whisper or Vosk model folder")
+    parser.add_argument("--model", type=Path, metavar="NAME|DIR",
+                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
     options = parser.parse_args(argv)
     try:
-        recognizer = open_recognizer(options.asr, options.model)
+        recognizer = open_recognizer(options.asr, options.model, live=not options.fast)
     except RecognizerError as error:
         print(f"storyhost demo: {error}", file=sys.stderr)
         return 1

@@ -93,7 +93,10 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         help="the speech recognizer: whisper (the default) hears stories and clues with Whisper and commands with"
         " Vosk if an English Vosk model is installed, else PocketSphinx; vosk or pocketsphinx hear everything",
     )
-    speech.add_argument("--model", type=Path, default=None, help="a Whisper or Vosk model folder")
+    speech.add_argument(
+        "--model", type=Path, default=None, metavar="NAME|DIR",
+        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder",
+    )
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
     speech.add_argument(
@@ -213,7 +216,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     except SpeakerError as error:
         raise UsageError(str(error)) from error
     try:
-        recognizer = open_recognizer(options.asr, options.model)
+        recognizer = open_recognizer(options.asr, options.model, live=True)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
             raise UsageError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")

@@ -84,12 +84,14 @@ def _where(entry: ModelEntry, manifest: Manifest) -> str:
 
 
 def _list() -> int:
-    """A table with a header row: a screen reader reads each row as name, kind, language, size, installed."""
+    """A table with a header row: a screen reader reads each row as name (with the short name
+    `--model` also takes), kind, language, size, installed."""
     manifest = load_manifest()
     print(f"Known models (storyhost installs downloaded models into {install_root()}):")
     rows = [("name", "kind", "language", "size", "installed")]
     for entry in manifest.entries:
-        rows.append((entry.name, entry.kind, entry.language, _entry_size(entry), _where(entry, manifest)))
+        name = entry.name if entry.alias is None else f"{entry.name} ({entry.alias})"
+        rows.append((name, entry.kind, entry.language, _entry_size(entry), _where(entry, manifest)))
     widths = [max(len(row[column]) for row in rows) for column in range(4)]
     for row in rows:
         print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])

@@ -13,9 +13,13 @@ the story, after every tick that the same heard word earns. With --json, stdout 
 have_be, on_card, free_phrase, not_content_word, duplicate), evidence the words heard and time
 the end of the last of them in seconds (when heard in a recording); the fields that do not
 apply are null. A recording (WAV or FLAC, any rate) goes through the live
-round's pipeline as fast as it decodes, partial hypotheses included: a tick that a later
-revision of the recognizer withdrew is not ticked. A missing or unreadable file, malformed
-JSON, an empty card or a recognizer that cannot be set up: exit status 2 and one line on stderr.
+round's pipeline as fast as it decodes, partial hypotheses included, with the card as the
+recognizer's context: a tick that a later revision of the recognizer withdrew is not ticked, and
+Whisper's confirmations of finished sentences are reconciled with its stream (nlp.reconcile).
+A confirmation comes a moment after its sentence, but counts where its words were said: Stop!
+falls on the word that completed the fifth term, and a tick heard after that word is "heard after
+Stop!", whenever it was given. A missing or unreadable file, malformed JSON, an empty card or a
+recognizer that cannot be set up: exit status 2 and one line on stderr.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from host.session.screen import visible
 from games.stories import TERMS_PER_PLAYER
 
 if TYPE_CHECKING:
-    from nlp import TermReferee, TickEvent, TickTracker
+    from nlp import ReconcilingTracker, TermReferee, TickEvent
 
 PROG = "storyhost tick"
 #: the longest transcript read: an hour of speech is about 60 kB
@@ -57,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--asr", metavar="NAME", help="recognizer for --audio: whisper (the default), vosk or pocketsphinx"
     )
-    parser.add_argument("--model", type=Path, help="Whisper or Vosk model folder for --audio")
+    parser.add_argument("--model", type=Path, metavar="NAME|DIR",
+                        help="for --audio: a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
     return parser
 
 
@@ -86,11 +91,11 @@ def _read_story(path: Path) -> str:
 
 
 def judge(
-    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[TickTracker], Iterable[TickEvent]]
+    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[ReconcilingTracker], Iterable[TickEvent]]
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None]:
     """The result per player and term, in input order, and the Stop! (the JSON shape of --json);
     `tell` gives the story to the tracker of the allowed terms and returns its events."""
-    from nlp import TickTracker
+    from nlp import ReconcilingTracker
 
     results: dict[str, list[dict[str, Any]]] = {}
     accepted: dict[str, list[str]] = {}
@@ -105,7 +110,7 @@ def judge(
             else:
                 entry["message"] = verdict.message  # for the readable lines only
             results[player].append(entry)
-    tracker = TickTracker(referee, accepted)
+    tracker = ReconcilingTracker(referee, accepted)
     events = list(tell(tracker)) + tracker.finish()
     at_stop, stop = _until_stop(events, accepted)
     for player, ticks in tracker.ticked().items():
@@ -121,16 +126,18 @@ def judge(
 def _until_stop(
     events: Sequence[TickEvent], accepted: dict[str, list[str]]
 ) -> tuple[dict[tuple[str, int], TickEvent], dict[str, Any] | None]:
-    """The ticks standing when Stop! was called, and the Stop! (None: the story ran to its end).
-    Stop! comes after the last of the ticks one heard word earns, for every player."""
+    """The ticks standing at Stop!, and the Stop! (None: the story ran to its end). Stop! is
+    called after the last of the ticks one heard word earns, for every player; then only what was
+    said up to that word counts: a tick of a later word given before it (a confirmation completed
+    the fifth term a moment late) is heard after Stop!, and a tick of an earlier word given after
+    it (a confirmation still on its way) counts."""
     ticked: dict[tuple[str, int], TickEvent] = {}
     for i, event in enumerate(events):
+        _apply(ticked, event)
         if not event.ticked:
-            ticked.pop((event.player, event.index), None)
             continue
-        ticked[(event.player, event.index)] = event
         following = events[i + 1] if i + 1 < len(events) else None
-        if following is not None and following.ticked and following.heard_at == event.heard_at:
+        if following is not None and following.ticked and (following.heard_at, following.time) == (event.heard_at, event.time):
             continue  # the same word earns more ticks
         done = [
             player
@@ -138,8 +145,20 @@ def _until_stop(
             if len(written) == TERMS_PER_PLAYER and all((player, j) in ticked for j in range(TERMS_PER_PLAYER))
         ]
         if done:
+            if event.time is not None:
+                for later in events[i + 1 :]:
+                    if later.time is not None and later.time <= event.time:
+                        _apply(ticked, later)
+                ticked = {key: tick for key, tick in ticked.items() if tick.time is None or tick.time <= event.time}
             return ticked, {"players": done, "evidence": event.evidence, "time": event.time}
     return ticked, None
+
+
+def _apply(ticked: dict[tuple[str, int], TickEvent], event: TickEvent) -> None:
+    if event.ticked:
+        ticked[(event.player, event.index)] = event
+    else:
+        ticked.pop((event.player, event.index), None)
 
 
 #: a refusal's code (in --json) in words, for the printed lines
@@ -166,7 +185,7 @@ def _line(player: str, entry: dict[str, Any]) -> str:
     return f'{player}: "{entry["term"]}" refused, {REASONS.get(entry["reason"], entry["reason"].replace("_", " "))}. {entry["message"]}'
 
 
-def _teller(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEvent]]:
+def _teller(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Iterable[TickEvent]]:
     """What tells the story to the tracker."""
     if args.audio is not None:
         return _recording(args)
@@ -176,7 +195,7 @@ def _teller(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEv
     return lambda tracker: tracker.say(story)
 
 
-def _recording(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[TickEvent]]:
+def _recording(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Iterable[TickEvent]]:
     """The recording through the recognizer, both opened now: their errors come before the slow
     loading of the language resources."""
 
@@ -190,8 +209,9 @@ def _recording(args: argparse.Namespace) -> Callable[[TickTracker], Iterable[Tic
         source = FileSource(args.audio, recognizer.sample_rate)
     except (AudioFileError, RecognizerError) as error:
         raise UsageError(str(error).rstrip(".")) from error
+    recognizer.set_context(_composed(args.card))
 
-    def tell(tracker: TickTracker) -> list[TickEvent]:
+    def tell(tracker: ReconcilingTracker) -> list[TickEvent]:
         try:
             return [timed.event for timed in referee_heard(tracker, hear(source, recognizer))]
         except AudioFileError as error:  # a file whose header was fine can still break part-way

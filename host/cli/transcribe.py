@@ -28,7 +28,8 @@ def main(argv: list[str]) -> int:
         "--asr", choices=KINDS,
         help="recognizer (default: whisper, with PocketSphinx or Vosk for --phrases; see 'storyhost play --help')",
     )
-    parser.add_argument("--model", type=Path, help="a Whisper or Vosk model folder")
+    parser.add_argument("--model", type=Path, metavar="NAME|DIR",
+                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
     parser.add_argument(
         "--phrases", nargs="+", metavar="PHRASE",
         help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "

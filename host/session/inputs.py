@@ -54,10 +54,12 @@ class LineSource(Protocol):
 @dataclass(frozen=True)
 class Listening:
     """What the microphone listens for: the phrases allowed now, or free speech (None). With
-    `story`, free speech is a story starting: its times count from now."""
+    `story`, free speech is a story starting: its times count from now. `context` is the text a
+    story continues (its card's sentence: see `Recognizer.set_context`)."""
 
     phrases: tuple[str, ...] | None
     story: bool = False
+    context: str | None = None
 
 
 NOT_UTF8 = Refused("That line is not UTF-8 text, so nothing was done: type it again.")

@@ -37,9 +37,10 @@ class LiveInput:
         self._queue: queue.Queue[InputEvent] = queue.Queue()
         self._listening: threading.Event | None = None
         self._listener: threading.Thread | None = None
-        self._retune: tuple[Sequence[str] | None, bool] | None = None  # phrases and restart, for the mic thread
+        self._retune: tuple[Sequence[str] | None, bool, str | None] | None = None  # phrases, restart, context: for the mic thread
         self._retune_lock = threading.Lock()
         self._phrases: tuple[str, ...] | None | bool = False  # what the recognizer listens for (False: not set)
+        self._context: str | None = None  # what the free speech continues
         self.hidden = False  # typing hidden: terms or votes are typed (`_secret`), or a tick (`_secret_words`)
         self._secret = self._secret_words = False
         threading.Thread(target=self._read_keyboard, name="keyboard", daemon=True).start()
@@ -109,9 +110,9 @@ class LiveInput:
         if wanted is None:
             self.stop_listening()
             return
-        if wanted.phrases != self._phrases:
-            self.listen_for(wanted.phrases, restart=wanted.story and self._phrases is not None)
-            self._phrases = wanted.phrases
+        if wanted.phrases != self._phrases or wanted.context != self._context:
+            self.listen_for(wanted.phrases, restart=wanted.story and self._phrases is not None, context=wanted.context)
+            self._phrases, self._context = wanted.phrases, wanted.context
         self.start_listening()
 
     def start_listening(self) -> None:
@@ -123,12 +124,13 @@ class LiveInput:
         self._listener = threading.Thread(target=self._listen, args=(self._listening,), name="microphone", daemon=True)
         self._listener.start()
 
-    def listen_for(self, phrases: Sequence[str] | None, restart: bool = False) -> None:
-        """From the next chunk on, hear only these phrases (None: free speech); with `restart`
-        forget the audio so far, so times count from now (a story's start). The change is made
-        on the microphone's thread, which alone touches the recognizer while it listens."""
+    def listen_for(self, phrases: Sequence[str] | None, restart: bool = False, context: str | None = None) -> None:
+        """From the next chunk on, hear only these phrases (None: free speech, continuing
+        `context`); with `restart` forget the audio so far, so times count from now (a story's
+        start). The change is made on the microphone's thread, which alone touches the
+        recognizer while it listens."""
         with self._retune_lock:
-            self._retune = (phrases, restart)
+            self._retune = (phrases, restart, context)
         if self._listening is None:
             self._apply_retune()
 
@@ -136,10 +138,11 @@ class LiveInput:
         with self._retune_lock:
             retune, self._retune = self._retune, None
         if retune is not None:
-            phrases, restart = retune
+            phrases, restart, context = retune
             if restart:
                 self.recognizer.reset()
             self.recognizer.set_phrases(phrases)
+            self.recognizer.set_context(context)
 
     def _retuned(self, chunks: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
         for chunk in chunks:

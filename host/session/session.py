@@ -660,11 +660,12 @@ class Session:
             self.clock.start()
         elif not telling:
             self.clock.stop()
+        context = self.listener.context(self.state) if telling and self.listener is not None else None
         if self.voice is None:
-            self.source.listen(Listening(None, story=True) if telling else None)
+            self.source.listen(Listening(None, story=True, context=context) if telling else None)
             return
         grammar = None if telling or self._reading_aloud() or self.state.is_over() else self.voice.grammar(self.state)
-        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling))
+        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling, context=context))
 
     def _heard(self, heard: Heard) -> bool:
         """Speech from the microphone: a story (ticks with a quiet earcon, never the term, and
@@ -673,9 +674,9 @@ class Session:
         command as free recognition wrote it down, which decides it, not the grammar's guess)."""
         hypothesis = heard.hypothesis
         said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
-        if hypothesis.final and said:
+        if hypothesis.final and said and not hypothesis.confirmed:
             self.out.write(f"Heard: {said}")
-        if self._telling():
+        if self._telling() or hypothesis.confirmed:  # a confirmation is the story's, even once it is over
             return self._heard_story(heard)
         if self.voice is None or not hypothesis.final:
             return True
@@ -692,20 +693,33 @@ class Session:
 
     def _heard_story(self, heard: Heard) -> bool:
         """The story told: its words tick terms; a command needs the prefix word ("host, time left")."""
-        assert self.listener is not None
+        if self.listener is None:
+            return True
         hypothesis = heard.hypothesis
-        if self.voice is not None and hypothesis.final and not self._perform_all(self.voice.aside(self.state, hypothesis)):
+        telling = self._telling()
+        if (self.voice is not None and hypothesis.final and not hypothesis.confirmed
+                and not self._perform_all(self.voice.aside(self.state, hypothesis))):
             return False
-        for action, at in self.listener.hear(self.state, hypothesis.words, hypothesis.final):
-            if not self.listener.listening(self.state):  # Stop! was called
+        heard_actions = self.listener.hear(self.state, hypothesis.words, hypothesis.final, hypothesis.confirmed)
+        self._play_heard(heard_actions, telling, correcting=hypothesis.confirmed)
+        if telling and not self.listener.listening(self.state):  # Stop!: what was said after its word does not count
+            self._play_heard(self.listener.after_stop(self.state), telling=False, correcting=True)
+        return True
+
+    def _play_heard(self, actions: list[tuple[Action, float | None]], telling: bool, correcting: bool) -> None:
+        """Ticks and unticks heard, each printed with its time in the story (an untick of a
+        confirmation as a correction), until Stop! while the story was told."""
+        assert self.listener is not None
+        for action, at in actions:
+            if telling and not self.listener.listening(self.state):  # Stop! was called
                 break
-            self.out.stamp = "" if at is None else f"[{at:.1f} s] "
+            correction = "Correction: " if correcting and action.verb == "untick" else ""
+            self.out.stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
             try:
                 if self.play(action, heard=True) and action.verb == "tick":
                     self.out.earcon("tick")
             finally:
                 self.out.stamp = ""
-        return True
 
     def _reading_aloud(self) -> bool:
         """A person is to read the Storytelling card aloud, and no question waits for an answer."""

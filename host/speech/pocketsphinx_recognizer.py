@@ -91,6 +91,10 @@ class PocketSphinxRecognizer:
     def knows(self, word: str) -> bool:
         return self._decoder.lookup_word(word) is not None
 
+    def set_context(self, text: str | None) -> None:
+        """Ignored: PocketSphinx's n-gram model takes no prompt, and a grammar of the card's words
+        would force every sound into them; nor can it decode an utterance again to confirm it."""
+
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """Phrases become a JSGF grammar: an utterance is one of them, or nothing."""
         if phrases is not None:

@@ -4,11 +4,14 @@ Audio goes in as 16-bit little-endian mono PCM chunks at the recognizer's `sampl
 come hypotheses of `nlp.ticks.HeardWord`s with times in seconds from the start of the stream
 (cumulative across utterances until `reset()`), which the term matcher consumes directly. A
 partial hypothesis may be revised by the next one; a final one closes an utterance (it may be
-empty when what looked like speech was noise, so that earlier partials are withdrawn).
+empty when what looked like speech was noise, so that earlier partials are withdrawn). Given a
+context (`set_context`: the story card's sentence that a story continues), a recognizer that can
+decode a finished utterance once more as a whole (Whisper) also gives that second opinion, as a
+`confirmed` hypothesis after the utterance's final one: its consumer reconciles the two.
 
 `open_recognizer` picks the adapters. By default, and with "whisper", free speech (stories,
-clues, readings) goes to Whisper with the model bundled in a pip package (nothing to download),
-and phrase lists (commands) to a recognizer that takes a closed grammar: Vosk when an English
+clues, readings) goes to Whisper with the models bundled in pip packages (nothing to download:
+tiny.en streams English, base confirms it; see models.locate), and phrase lists (commands) to a recognizer that takes a closed grammar: Vosk when an English
 Vosk model is found, else PocketSphinx, whose US English model ships inside its wheel (see
 host/speech/split_recognizer.py). "vosk" or "pocketsphinx" use that one recognizer for both. Every model
 storyhost installed or pinned is checked against its recorded checksums before it is loaded.
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from models import DamagedModel, ModelError, ModelNotFound, check_before_loading, find_model, found_at, locate_whisper
-from models.locate import layout_problem
+from models.locate import layout_problem, locate_confirming
 from nlp.ticks import HeardWord
 
 SAMPLE_RATE = 16000
@@ -39,6 +42,9 @@ class Hypothesis:
     #: recognizers that make this second pass; else None). A closed grammar forces any sound into
     #: one of its phrases: this is how its answer is checked.
     loose: str | None = None
+    #: a confirmation: a finished utterance (already given as a final hypothesis) decoded again
+    #: as a whole, with its words' times; it closes nothing and opens nothing
+    confirmed: bool = False
 
     @property
     def text(self) -> str:
@@ -58,7 +64,15 @@ class Recognizer(Protocol):
         ...
 
     def reset(self) -> None:
-        """Forget the audio so far (times restart at 0); the phrase list stays."""
+        """Forget the audio so far (times restart at 0); the phrase list and the context stay."""
+        ...
+
+    def set_context(self, text: str | None) -> None:
+        """Free speech from now on continues `text` (a story card's sentence, which the storyteller
+        reads aloud first), or has no context (None). A recognizer that can use it primes free
+        recognition with it and confirms each finished utterance (`Hypothesis.confirmed`); one
+        that cannot (a closed grammar, a model without prompts) ignores it. It never adds words
+        to a hypothesis by itself."""
         ...
 
     def knows(self, word: str) -> bool:
@@ -148,14 +162,24 @@ def find_vosk_model() -> Path | None:
 
 
 def open_recognizer(
-    kind: str | None = None, model: Path | None = None, sample_rate: int = SAMPLE_RATE
+    kind: str | None = None,
+    model: Path | str | None = None,
+    sample_rate: int = SAMPLE_RATE,
+    *,
+    confirming: Path | str | None = None,
+    live: bool = False,
 ) -> Recognizer:
     """A recognizer of `kind` for audio at `sample_rate`: "whisper" (None: the same) is Whisper
     for free speech and, for phrase lists, Vosk when an English Vosk model is found, else
     PocketSphinx; "vosk" and "pocketsphinx" are that one recognizer for both. `model` is a
-    Whisper or a Vosk model folder; without `kind`, what the folder holds chooses."""
+    Whisper or a Vosk model folder, or a Whisper model's name ("base"); without `kind`, what the
+    folder holds chooses. `confirming` is the Whisper model of the confirming pass (default:
+    `model` when given, else base: models.locate.locate_confirming). `live`: the audio comes at
+    its own pace (a microphone), and Whisper's confirmations run beside the stream, on a thread
+    of their own; else between chunks, so that a file is always heard the same way."""
     if kind not in (None, *KINDS):
         raise UnknownRecognizer(str(kind))
+    model = None if model is None else Path(model)
     if kind is None:
         kind = "vosk" if model is not None and layout_problem(model) is None else "whisper"
     try:
@@ -171,7 +195,7 @@ def open_recognizer(
                     "folder, or use --asr whisper."
                 )
             return _vosk(folder, sample_rate)
-        return _whisper(model, sample_rate)
+        return _whisper(model, None if confirming is None else Path(confirming), sample_rate, live)
     except ModelNotFound as error:
         raise MissingModel(str(error)) from error
     except DamagedModel as error:
@@ -194,14 +218,17 @@ def _vosk(folder: Path, sample_rate: int) -> Recognizer:
     return VoskRecognizer(folder, sample_rate)
 
 
-def _whisper(model: Path | None, sample_rate: int) -> Recognizer:
+def _whisper(model: Path | None, confirming: Path | None, sample_rate: int, live: bool) -> Recognizer:
     from host.speech.split_recognizer import SplitRecognizer
     from host.speech.whisper_recognizer import WhisperRecognizer
 
     found = locate_whisper(model)
     check_before_loading(found)
+    confirmer = locate_confirming(confirming or model)
+    if confirmer.path != found.path:
+        check_before_loading(confirmer)
     grammar_model = find_vosk_model()
     # Whisper makes the loose pass of the grammar's utterances (host/speech/split_recognizer.py)
     grammar = _pocketsphinx(sample_rate, loose=False) if grammar_model is None else _vosk(grammar_model, sample_rate)
-    return SplitRecognizer(WhisperRecognizer(found.path, sample_rate), grammar)
-
+    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live)
+    return SplitRecognizer(whisper, grammar)

@@ -78,6 +78,10 @@ class SplitRecognizer:
     def knows(self, word: str) -> bool:
         return self.grammar.knows(word)
 
+    def set_context(self, text: str | None) -> None:
+        """The context of free speech (a story's card), for the free recognizer."""
+        self.free.set_context(text)
+
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """A phrase list goes to the grammar recognizer (checked there first: a refused list
         changes nothing); None hands free speech back to the free one. On a switch the utterance

@@ -112,6 +112,10 @@ class VoskRecognizer:
     def knows(self, word: str) -> bool:
         return self._model.vosk_model_find_word(word) >= 0
 
+    def set_context(self, text: str | None) -> None:
+        """Ignored: a Kaldi model takes no prompt (only a grammar, which would force every sound
+        into the card's words), and Vosk keeps no audio to decode an utterance again."""
+
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """Phrases become a Vosk grammar: utterances are sequences of them, or [unk] (dropped
         from results) when the model knows it. Models without a runtime graph (graph/HCLr.fst)

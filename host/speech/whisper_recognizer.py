@@ -27,14 +27,26 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   itself rates as repetitive (compression ratio) or as no speech, known caption phrases that
   make up a whole segment ("Thank you for watching."), and repetition loops.
 
+With a context (`set_context`: a story's card), every finished utterance is decoded once more
+as a whole (`_Confirmer`): Whisper's full window and a wider beam, the card and the story's
+confirmed sentences as the prompt. The stream misses words the model hears that way (on the
+spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base confirming).
+Confirmations run on the caller's thread, between chunks (deterministic: files), or on a thread
+of their own (`background`: a microphone), so that they never hold the stream up.
+
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
 """
 from __future__ import annotations
 
+import atexit
+import ctypes
 import math
+import queue
 import re
+import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +79,13 @@ MAX_BUFFER = 20.0  # seconds: a longer buffer is cut at its last committed word
 SPEECH_ON, SPEECH_OFF = 0.5, 0.35  # Silero probabilities: speech starts above one, ends below the other
 BEAM = 2
 WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
+# The confirming pass (only with a context: see `set_context`)
+CONFIRM_WAIT = 1.0  # seconds of continued speech after which a confirmation runs anyway
+CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word and after its last
+LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
+PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
+HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's window
+STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
 MAX_COMPRESSION = 2.4
@@ -107,9 +126,20 @@ class FreeSpeechOnly(RecognizerError):
 
 class _ShortWindowWhisper(WhisperModel):
     """Encodes `frames` mel frames (10 ms each) instead of the 30 s window faster-whisper pads
-    every segment to; the padding's encoder work is what makes a short buffer slow."""
+    every segment to; the padding's encoder work is what makes a short buffer slow. The stream
+    and the confirmations may share the model from two threads: each sets its own window."""
 
-    frames = 3000
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._window = threading.local()
+
+    @property
+    def frames(self) -> int:
+        return getattr(self._window, "frames", 3000)
+
+    @frames.setter
+    def frames(self, frames: int) -> None:
+        self._window.frames = frames
 
     def encode(self, features: np.ndarray) -> ctranslate2.StorageView:
         return super().encode(features[..., : self.frames])
@@ -142,6 +172,58 @@ class _SpeechDetector:
         out, h, c = self._session.run(None, {"input": np.hstack((contexts, windows)), "h": h, "c": c})
         self._state = h, c
         return np.asarray(out).reshape(-1)
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The C library when it is glibc, whose malloc_trim hands freed memory back; else None."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _glibc()
+
+
+def _give_back_memory() -> None:
+    """Hand the memory freed since (models loaded, the last decode) back to the system, so that a
+    whole-window decode's working memory (its beams' attention over 1,500 frames: about 180 MB
+    with base) is not added to it: glibc keeps what is freed unless asked (bench_live.py's peak
+    memory of a live round). Elsewhere, nothing to do."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _load_into(future: Future[_ShortWindowWhisper], model: Path, threads: int) -> None:
+    try:
+        future.set_result(_load(model, threads))
+    except Exception as error:  # raised where the model is first used, whatever it is
+        future.set_exception(error)
+    _give_back_memory()  # what loading needed (the file's float16 weights made int8)
+
+
+def _load(model: Path, threads: int) -> _ShortWindowWhisper:
+    folder = Path(model).expanduser()
+    if not (folder / "model.bin").is_file():
+        raise MissingModel(
+            f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
+            "folder (model.bin, config.json, tokenizer.json)."
+        )
+    try:
+        return _ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+    except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
+        raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+
+
+@dataclass(frozen=True)
+class _Confirmation:
+    """A finished utterance waiting to be decoded again: its audio from `start` (stream seconds,
+    with the margin) to its last word's `end`; `closed_at`, the stream sample where it closed."""
+
+    start: float
+    end: float
+    closed_at: int
 
 
 @dataclass(frozen=True)
@@ -185,19 +267,29 @@ class WhisperRecognizer:
 
     sample_rate = SAMPLE_RATE
 
-    def __init__(self, model: Path, sample_rate: int = SAMPLE_RATE, *, threads: int = 2):
+    def __init__(
+        self,
+        model: Path,
+        sample_rate: int = SAMPLE_RATE,
+        *,
+        threads: int = 2,
+        confirming: Path | None = None,
+        background: bool = False,
+    ):
+        """`model` streams; `confirming` (default: the same) makes the confirming pass, on a
+        thread of its own with `background`. A second model loads on a thread of its own while
+        the caller goes on (launch to listening): the first confirmation waits for it, and so does
+        the end of the process (CTranslate2 aborts one that ends while it loads)."""
         check_rate(NAME, self.sample_rate, sample_rate)
-        folder = Path(model).expanduser()
-        if not (folder / "model.bin").is_file():
-            raise MissingModel(
-                f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
-                "folder (model.bin, config.json, tokenizer.json)."
-            )
-        try:
-            self._model = _ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
-        except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
-            raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+        self._model = _load(model, threads)
+        confirmer: Future[_ShortWindowWhisper] = Future()
+        if confirming is None or confirming == model:
+            confirmer.set_result(self._model)
+        else:
+            threading.Thread(target=_load_into, args=(confirmer, confirming, threads), name="whisper-loading").start()
+        self._confirmer = _Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
+        self._context: str | None = None
         self.reset()
 
     # -- the protocol ------------------------------------------------------------------------
@@ -215,12 +307,19 @@ class WhisperRecognizer:
         self._utterance: list[_Word] = []  # committed words of the utterance (hypothesis) in progress
         self._shown: tuple[str, ...] = ()  # words of the last partial hypothesis given out
         self._pending: list[Hypothesis] = []
+        self._recent = np.zeros(0, np.float32)  # the last HISTORY seconds of audio, for confirmations
+        self._recent_start = 0  # stream sample of self._recent[0]
+        self._jobs: list[_Confirmation] = []  # finished utterances waiting for their confirmation
+        self._closed_end = 0.0  # stream seconds: the end of the last word of the last utterance closed
+        self._confirmer.reset()
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:
         check_pcm(pcm)
         out, self._pending = self._pending, []
         samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
         self._audio = np.concatenate((self._audio, samples))
+        if self._context is not None:
+            self._keep(samples)
         for probability in self._vad.probabilities(samples):
             self._vad_at += _WINDOW
             out += self._judge(float(probability))
@@ -229,7 +328,7 @@ class WhisperRecognizer:
             if len(self._audio) > lead_in:
                 self._audio_start += len(self._audio) - lead_in
                 self._audio = self._audio[-lead_in:]
-        return out
+        return out + self._confirm_due() + self._confirmer.collect(wait=False)
 
     def finish(self) -> list[Hypothesis]:
         out, self._pending = self._pending, []
@@ -237,7 +336,14 @@ class WhisperRecognizer:
             out += self._end_utterance(self._audio_start + len(self._audio))
         self._vad.reset()
         self._vad_at = self._audio_start + len(self._audio)
-        return out
+        jobs, self._jobs = self._jobs, []
+        return out + self._confirm(jobs) + self._confirmer.collect(wait=True)
+
+    def set_context(self, text: str | None) -> None:
+        """The card's sentence primes the stream's decodes (`STREAM_PROMPT`) and, with the story's
+        confirmed sentences so far, each confirmation's; finished utterances are confirmed from
+        now on. None: no prompt, no confirmations (a dictated term or a clue is heard once)."""
+        self._context = " ".join(text.split()) if text is not None else None
 
     def knows(self, word: str) -> bool:
         return bool(re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)*'?", word))
@@ -318,10 +424,60 @@ class WhisperRecognizer:
         return out
 
     def _close(self, count: int) -> Hypothesis:
-        """A final hypothesis of the first `count` words of the utterance; the rest open the next."""
+        """A final hypothesis of the first `count` words of the utterance; the rest open the next.
+        With a context, the utterance waits for its confirmation."""
         words, self._utterance = self._utterance[:count], self._utterance[count:]
         self._shown = ()
+        if words and self._context is not None:
+            start = max(words[0].start - CONFIRM_MARGIN, (self._closed_end + words[0].start) / 2)
+            self._jobs.append(_Confirmation(start, words[-1].end, self._vad_at))
+        if words:
+            self._closed_end = words[-1].end
         return Hypothesis(tuple(w.heard() for w in words), final=True)
+
+    # -- the confirming pass -------------------------------------------------------------------
+    def _keep(self, samples: np.ndarray) -> None:
+        """Recent audio for confirmations: the last HISTORY seconds."""
+        self._recent = np.concatenate((self._recent, samples))
+        excess = len(self._recent) - int(HISTORY * self.sample_rate)
+        if excess > 0:
+            self._recent = self._recent[excess:]
+            self._recent_start += excess
+
+    def _confirm_due(self) -> list[Hypothesis]:
+        """Confirmations run as soon as the speaker is quiet, or once one has waited CONFIRM_WAIT
+        for a pause (then every one waiting runs, in order)."""
+        if not self._jobs:
+            return []
+        waited = self._vad_at - self._jobs[0].closed_at
+        quiet = not self._speaking or self._quiet_since is not None
+        if not quiet and waited < CONFIRM_WAIT * self.sample_rate:
+            return []
+        jobs, self._jobs = self._jobs, []
+        return self._confirm(jobs)
+
+    def _confirm(self, jobs: list[_Confirmation]) -> list[Hypothesis]:
+        """The jobs to the confirmer; what it already confirmed (on this thread). The window costs
+        the same however little it holds, so utterances that waited together go together (up to
+        the window)."""
+        out: list[Hypothesis] = []
+        while jobs:
+            together = [job for job in jobs if job.end - jobs[0].start <= HISTORY - 2 * CONFIRM_MARGIN] or jobs[:1]
+            jobs = jobs[len(together) :]
+            out += self._confirmer.submit(self._batch(together))
+        return out
+
+    def _batch(self, jobs: list[_Confirmation]) -> _Batch:
+        """The jobs' audio, from the first one's start to CONFIRM_MARGIN after the streamed last
+        word, or halfway to the next word heard (not to clip that word)."""
+        end = jobs[-1].end
+        following = [w.start for w in (*self._utterance, *self._tentative) if w.start >= end]
+        stop = min(end + CONFIRM_MARGIN, (end + min(following, default=math.inf)) / 2)
+        first = max(int(jobs[0].start * self.sample_rate), self._recent_start)
+        last = max(first, min(int(stop * self.sample_rate), self._recent_start + len(self._recent)))
+        audio = self._recent[first - self._recent_start : last - self._recent_start].copy()
+        starts = tuple(job.start for job in jobs)
+        return _Batch(audio, first / self.sample_rate, starts, end, self._context or "", self._confirmer.story)
 
     def _partial(self) -> list[Hypothesis]:
         texts = tuple(w.text for w in self._utterance)
@@ -368,48 +524,162 @@ class WhisperRecognizer:
         of a two-word command ("c one" heard as "Thank you.")."""
         check_pcm(pcm)
         audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
-        words = self._words(audio, 0.0, len(audio) / self.sample_rate, WHOLE_BEAM, prompt)
+        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, prompt, full=False)
         return tuple(word.heard() for word in words)
 
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
-        return self._words(audio, self._audio_start / self.sample_rate, end / self.sample_rate, BEAM, None)
+        prompt = (self._context or None) if STREAM_PROMPT else None  # the card's sentence
+        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
 
-    def _words(self, audio: np.ndarray, offset: float, limit: float, beam: int, prompt: str | None) -> list[_Word]:
-        """The words Whisper hears in `audio` (which starts `offset` s into the stream), times
-        capped at `limit`, without the segments it rates as no speech or repetitive, caption
-        phrases and loops."""
-        self._model.frames = min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
-        segments, _ = self._model.transcribe(
-            audio,
-            language="en",
-            beam_size=beam,
-            temperature=0.0,
-            condition_on_previous_text=False,
-            initial_prompt=prompt,
-            word_timestamps=True,
-            no_speech_threshold=NO_SPEECH,
-            log_prob_threshold=LOW_LOGPROB,
-            compression_ratio_threshold=MAX_COMPRESSION,
-            max_new_tokens=int(len(audio) / self.sample_rate * MAX_TOKEN_RATE) + 16,
+
+class _Confirmer:
+    """Decodes finished utterances again (batch after batch, in order) with Whisper's full window
+    and WHOLE_BEAM, the card and the story's confirmed sentences so far (at most PROMPT_CHARS)
+    as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
+    `background` on its own, whose results the caller collects as they come."""
+
+    def __init__(self, model: Future[_ShortWindowWhisper], background: bool) -> None:
+        self._model = model
+        self._background = background
+        self.story = 0  # which story the caller is hearing (a reset starts the next)
+        self._heard_story = -1  # the story of `self._said` (the decoding thread's)
+        self._said: list[str] = []
+        self._todo: queue.Queue[_Batch] = queue.Queue()
+        self._done: queue.Queue[tuple[int, list[Hypothesis] | Exception]] = queue.Queue()
+        self._waiting = 0  # batches on the thread, not collected yet
+        self._thread: threading.Thread | None = None
+        self._decoding = threading.Lock()  # held by the thread while it decodes
+        self._closing = False
+
+    def reset(self) -> None:
+        """What is on its way belongs to a story that is over: it is dropped."""
+        self.story += 1
+
+    def submit(self, batch: _Batch) -> list[Hypothesis]:
+        """The batch's confirmations, or (background) none yet."""
+        if not self._background:
+            return self._confirm(batch)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="whisper-confirming", daemon=True)
+            self._thread.start()
+            atexit.register(self._close)
+        self._todo.put(batch)
+        self._waiting += 1
+        return []
+
+    def collect(self, wait: bool) -> list[Hypothesis]:
+        """The confirmations done on the thread (with `wait`, all of those on their way)."""
+        out: list[Hypothesis] = []
+        while self._waiting:
+            try:
+                story, result = self._done.get(block=wait)
+            except queue.Empty:
+                break
+            self._waiting -= 1
+            if isinstance(result, Exception):
+                raise result
+            if story == self.story:
+                out += result
+        return out
+
+    def _work(self) -> None:
+        while True:
+            batch = self._todo.get()
+            with self._decoding:
+                if self._closing:
+                    return
+                try:
+                    self._done.put((batch.story, self._confirm(batch)))
+                except Exception as error:  # handed to the caller's thread, which raises it
+                    self._done.put((batch.story, error))
+
+    def _close(self) -> None:
+        """At the process's end: the decode under way is finished (CTranslate2 aborts a process
+        that ends in one), the rest dropped."""
+        self._closing = True
+        with self._decoding:
+            pass
+
+    def _confirm(self, batch: _Batch) -> list[Hypothesis]:
+        """Words that start after the streamed last word did are the next utterance's start, or
+        Whisper's inventions in the silence after the utterance ("moment. We'll see you in the
+        next video"). Each utterance takes the words from its start on."""
+        if batch.story != self._heard_story:
+            self._heard_story, self._said = batch.story, []
+        _give_back_memory()
+        words = [] if not len(batch.audio) else _transcribe(
+            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), full=True
         )
-        words = []
-        for segment in segments:
-            if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):
-                continue
-            if segment.no_speech_prob > NO_SPEECH and segment.avg_logprob < LOW_LOGPROB:
-                continue
-            pieces: list[_Word] = []
-            for w in segment.words or ():
-                text = _TRAILING_OFF.sub("", w.word.strip())
-                if pieces and text.startswith("-"):  # faster-whisper splits "cold-hearted" at "-"
-                    last = pieces.pop()
-                    pieces.append(_Word(last.text + text, last.start, min(offset + w.end, limit), min(last.probability, w.probability)))
-                elif _key(text):
-                    pieces.append(_Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
-            words += _unlooped(pieces)
-        return words
+        _give_back_memory()
+        words = [w for w in words if w.start < batch.end - LATE_START]
+        out = []
+        for following in [*batch.starts[1:], None]:
+            own = [w for w in words if following is None or (w.start + w.end) / 2 < following]
+            words = words[len(own) :]
+            if own:
+                self._said.append(" ".join(w.text for w in own))
+            out.append(Hypothesis(tuple(w.heard() for w in own), final=True, confirmed=True))
+        return out
+
+    def _prompt(self, context: str) -> str | None:
+        """The card's sentence, then as much of the story as fits in PROMPT_CHARS (whole words)."""
+        story = " ".join(self._said)
+        if len(story) > PROMPT_CHARS:
+            story = story[-PROMPT_CHARS:].partition(" ")[2]
+        return " ".join(part for part in (context, story) if part) or None
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Finished utterances to decode again together: their audio, from `offset` stream seconds;
+    each utterance's start; the streamed last word's end; the card's sentence; the story."""
+
+    audio: np.ndarray
+    offset: float
+    starts: tuple[float, ...]
+    end: float
+    context: str
+    story: int
+
+
+def _transcribe(
+    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
+) -> list[_Word]:
+    """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
+    the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
+    model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
+    segments, _ = model.transcribe(
+        audio,
+        language="en",
+        beam_size=beam,
+        temperature=0.0,
+        condition_on_previous_text=False,
+        initial_prompt=prompt,
+        word_timestamps=True,
+        no_speech_threshold=NO_SPEECH,
+        log_prob_threshold=LOW_LOGPROB,
+        compression_ratio_threshold=MAX_COMPRESSION,
+        max_new_tokens=int(len(audio) / SAMPLE_RATE * MAX_TOKEN_RATE) + 16,
+    )
+    limit = offset + len(audio) / SAMPLE_RATE
+    words = []
+    for segment in segments:
+        if segment.compression_ratio > MAX_COMPRESSION or _caption(segment.text):
+            continue
+        if segment.no_speech_prob > NO_SPEECH and segment.avg_logprob < LOW_LOGPROB:
+            continue
+        pieces: list[_Word] = []
+        for w in segment.words or ():
+            text = _TRAILING_OFF.sub("", w.word.strip())
+            if pieces and text.startswith("-"):  # faster-whisper splits "cold-hearted" at "-"
+                last = pieces.pop()
+                pieces.append(_Word(last.text + text, last.start, min(offset + w.end, limit), min(last.probability, w.probability)))
+            elif _key(text):
+                pieces.append(_Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
+        words += _unlooped(pieces)
+    return words
 
 
 def _caption(text: str) -> bool:

@@ -172,11 +172,19 @@ class Home:
         return self.root / "manifest.json"
 
 
+@pytest.fixture(scope="session")
+def joined_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the whole session: a bundled model in parts is joined there once."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
-    """STORYHOST_DATA_DIR and HOME in tmp_path, no $VOSK_MODEL_PATH, the built-in manifest."""
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, joined_cache: Path) -> Home:
+    """STORYHOST_DATA_DIR and HOME in tmp_path, no $VOSK_MODEL_PATH, the built-in manifest; the
+    cache folder of the session."""
     folders = Home(tmp_path, tmp_path / "data", tmp_path / "home")
     folders.home.mkdir()
+    monkeypatch.setenv("STORYHOST_CACHE_DIR", str(joined_cache))
     monkeypatch.setenv("STORYHOST_DATA_DIR", str(folders.data))
     monkeypatch.setenv("HOME", str(folders.home))
     monkeypatch.delenv("VOSK_MODEL_PATH", raising=False)

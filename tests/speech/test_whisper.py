@@ -202,3 +202,45 @@ def test_captions_and_loops_are_not_words():
     assert whisper_recognizer._unlooped(twice) == twice
     three = [whisper_recognizer._Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("relative for them, relative for them.".split())]
     assert [w.text for w in whisper_recognizer._unlooped(three)] == ["relative", "for", "them,"]
+
+
+@pytest.fixture
+def story(recognizer: WhisperRecognizer):
+    """The recognizer given a story's context; none again afterwards."""
+    recognizer.set_context("When I was in the Arctic recently...")
+    yield recognizer
+    recognizer.set_context(None)
+
+
+def confirmations(timed: list[tuple[float, Hypothesis]]) -> list[Hypothesis]:
+    return [h for _, h in timed if h.confirmed]
+
+
+def test_with_a_context_each_finished_utterance_is_confirmed_after_it(story, arctic):
+    """The confirmation of a sentence comes after its final hypothesis, in the time of its words,
+    with nothing after its last word (Whisper invents words in the silence after an utterance)."""
+    timed = stream(story, arctic)
+    streamed = [h for h in finals(timed) if not h.confirmed]
+    confirmed = confirmations(timed)
+    assert len(streamed) == len(confirmed) == 2
+    order = [h for _, h in timed if h.final]
+    for final, confirmation in zip(streamed, confirmed):
+        assert order.index(final) < order.index(confirmation)
+        assert confirmation.words[0].start >= final.words[0].start - 0.5
+        assert confirmation.words[-1].start < final.words[-1].end
+    assert len({"polar", "bears", "snow"} & set(plain(confirmed[:1]))) >= 2
+    assert len({"flew", "home", "canada"} & set(plain(confirmed[1:]))) >= 2
+    story.set_context(None)
+    assert confirmations(stream(story, arctic)) == []
+
+
+def test_confirmations_in_the_background_are_those_made_between_chunks(story, model, arctic):
+    between = [h.text for h in confirmations(stream(story, arctic))]
+    background = WhisperRecognizer(model, background=True)
+    background.set_context("When I was in the Arctic recently...")
+    assert [h.text for h in confirmations(stream(background, arctic))] == between
+    first = arctic[: int((speech_spans(arctic)[0][1] + 0.8) * RATE) * 2]  # a sentence and the pause after it
+    heard = [h for chunk in chunks(first) for h in background.accept(chunk)]
+    assert any(h.final for h in heard) and not confirmations([(0.0, h) for h in heard])  # confirming...
+    background.reset()  # ...a story given up: what is on its way is dropped
+    assert background.finish() == []

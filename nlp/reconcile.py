@@ -1,0 +1,160 @@
+"""Ticks from a stream of hypotheses and from their confirmations, reconciled.
+
+A recognizer that streams hears a word within a second, but loses words that it hears when it
+decodes a whole finished utterance again (host/speech/whisper_recognizer.py). Both are tracked,
+each by its own `TickTracker`: the streamed hypotheses as they come, the confirmed utterances
+one after another. A term stands ticked when
+
+- the confirmations tick it: a tick the stream missed is added, with its time in the story
+  from the confirmed words' times; or
+- the stream ticks it, and no confirmation contradicted that tick. A confirmation contradicts
+  it only on clear evidence: the confirmations do not tick the term, and the confirmed words
+  spoken at the time of the tick's evidence are other words, each heard with a probability of at
+  least `withdraw_at` (None: never; the stream's ticks are only added to). The same words read
+  otherwise (a compound edge decided anew) are no evidence.
+
+So a revision of the stream that withdraws a tick the confirmations also give takes nothing
+back. The events are those of a `TickTracker`: a tick when a term comes to stand, the same
+event not ticked when it no longer does; the evidence of a standing tick may change silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from nlp.referee import TermReferee
+from nlp.ticks import HeardWord, TickEvent, TickTracker
+
+#: a confirmation withdraws a streamed tick when the words it heard in its place are heard with
+#: at least this probability. Measured on the four voices of tests/benchmarks/bench_audio_terms.py
+#: (all 176 stories), the wrong judgements and the ticks taken back of 2,929: never (add only) 612
+#: and 5, at 0.95: 611 and 8, at 0.9: 612 and 15, at 0.7: 624 and 39, at 0.5: 640 and 71
+WITHDRAW_AT: float | None = 0.95
+_NEAR = 0.1  # seconds: a confirmed word is in a span when its middle is this close to it
+
+_Key = tuple[str, int]  # (player, index of the term)
+
+
+class ReconcilingTracker:
+    """A `TickTracker` (update, say, finish, ticked) that also takes confirmations (`confirm`)."""
+
+    def __init__(
+        self,
+        referee: TermReferee,
+        terms: Mapping[str, Sequence[str]],
+        *,
+        withdraw_at: float | None = WITHDRAW_AT,
+        **options: Any,
+    ) -> None:
+        self._lexicon = referee.lexicon
+        self._stream = TickTracker(referee, terms, **options)
+        self._confirmed = TickTracker(referee, terms, **options)
+        self._withdraw_at = withdraw_at
+        self._players = list(terms)
+        self._counts = {player: len(written) for player, written in terms.items()}
+        self._utterances: list[list[HeardWord]] = []  # the streamed words of each utterance
+        self._open = False  # the last utterance is still being heard
+        self._shown: dict[_Key, TickEvent] = {}  # what stands, as given out
+        self._withdrawn: dict[_Key, TickEvent] = {}  # streamed ticks a confirmation contradicted
+
+    # -- input -----------------------------------------------------------------------------
+    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
+        """A streamed hypothesis of the current utterance (see `TickTracker.update`)."""
+        heard = [HeardWord.of(word) for word in words]
+        if not self._open:
+            self._utterances.append([])
+        self._utterances[-1] = heard
+        self._open = not final
+        self._stream.update(heard, final)
+        return self._changes()
+
+    def confirm(self, words: Iterable[HeardWord | str | Mapping[str, Any]]) -> list[TickEvent]:
+        """A finished utterance decoded again, whole, with its words' times."""
+        heard = [HeardWord.of(word) for word in words]
+        self._confirmed.update(heard, final=True)
+        if self._withdraw_at is not None:
+            confirmed = _standing(self._confirmed)
+            for key, tick in _standing(self._stream).items():
+                if key not in confirmed and self._contradicts(heard, tick, self._withdraw_at):
+                    self._withdrawn[key] = tick
+        return self._changes()
+
+    def say(self, text: str) -> list[TickEvent]:
+        """Typed story text: there is nothing to confirm."""
+        self._open = False
+        self._stream.say(text)
+        return self._changes()
+
+    def finish(self) -> list[TickEvent]:
+        self._stream.finish()
+        self._open = False
+        return self._changes()
+
+    # -- output ----------------------------------------------------------------------------
+    def ticked(self) -> dict[str, list[TickEvent | None]]:
+        """For each player, in the order written: the standing tick of each term, or None."""
+        return {player: [self._shown.get((player, i)) for i in range(self._counts[player])] for player in self._players}
+
+    # -- reconciling -----------------------------------------------------------------------
+    def _changes(self) -> list[TickEvent]:
+        """Unticks of what no longer stands, then ticks of what newly stands, in the order heard."""
+        standing = _standing(self._confirmed)
+        standing.update(
+            (key, tick) for key, tick in _standing(self._stream).items() if self._withdrawn.get(key) != tick
+        )
+        unticks = [replace(self._shown.pop(key), ticked=False) for key in list(self._shown) if key not in standing]
+        ticks = []
+        for key, tick in standing.items():
+            if key not in self._shown:
+                ticks.append(tick)
+            self._shown[key] = tick
+        return unticks + sorted(ticks, key=lambda tick: (tick.time is None, tick.time or 0.0, tick.heard_at or (0, 0)))
+
+    def _contradicts(self, confirmed: list[HeardWord], tick: TickEvent, threshold: float) -> bool:
+        """Whether the confirmed words heard where the tick's evidence was spoken are, for one of
+        its words at least, only other words, each with at least `threshold` probability."""
+        for word in self._evidence(tick):
+            if word.start is None or word.end is None:
+                return False
+            there = [w for w in confirmed if _within(w, word.start - _NEAR, word.end + _NEAR)]
+            if there and not any(self._same(word, w) for w in there) and all(
+                (w.confidence or 0.0) >= threshold for w in there
+            ):
+                return True
+        return False
+
+    def _evidence(self, tick: TickEvent) -> list[HeardWord]:
+        """The streamed words of a tick's evidence: those ending with the word that ends at its time."""
+        said = tick.evidence.split()
+        for words in reversed(self._utterances):
+            for last, word in enumerate(words):
+                if tick.time is not None and word.end == tick.time and word.text.strip() == said[-1]:
+                    return words[max(0, last + 1 - len(said)) : last + 1]
+        return []
+
+    def _same(self, a: HeardWord, b: HeardWord) -> bool:
+        """Two heard words are one word: a part of one (hyphens split) shares a key with a part of
+        the other ("bears" and "bear's", "ice" and "ice-cold")."""
+        return bool(self._keys(a.text) & self._keys(b.text))
+
+    def _keys(self, text: str) -> set[str]:
+        token = re.sub(r"[^a-z'-]", "", text.lower().replace("’", "'"))
+        return {key for part in token.split("-") if part.strip("'") for key in self._lexicon.keys(part.strip("'"))}
+
+
+def _standing(tracker: TickTracker) -> dict[_Key, TickEvent]:
+    return {
+        (player, index): tick
+        for player, ticks in tracker.ticked().items()
+        for index, tick in enumerate(ticks)
+        if tick is not None
+    }
+
+
+def _within(word: HeardWord, start: float, end: float) -> bool:
+    if word.start is None or word.end is None:
+        return False
+    return start <= (word.start + word.end) / 2 <= end

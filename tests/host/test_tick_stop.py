@@ -1,0 +1,37 @@
+"""`storyhost tick` with confirmations: Stop! falls on the word that completed a fifth term, even
+when the confirmation that heard it came after later words were ticked."""
+from __future__ import annotations
+
+import pytest
+
+from host.cli.tick import judge
+from nlp import HeardWord, ReconcilingTracker, TermReferee, TickEvent, load_referee
+
+
+@pytest.fixture(scope="module")
+def referee() -> TermReferee:
+    return load_referee()
+
+
+def heard(*timed: tuple[str, float]) -> list[HeardWord]:
+    """Words 0.3 s long ending at the times given, heard with probability 0.9."""
+    return [HeardWord(text, end - 0.3, end, 0.9) for text, end in timed]
+
+
+def test_a_late_confirmation_calls_stop_where_the_fifth_term_was_said(referee):
+    terms = {"Ann": ["snow", "seal", "bear", "fox", "owl"], "Bo": ["hare", "wolf"]}
+    first = heard(("Snow,", 0.5), ("seal,", 1.0), ("bear,", 1.5), ("fox.", 2.0))
+    streamed = heard(("a", 2.5), ("pair", 2.8), ("and", 2.9), ("a", 3.0), ("towel", 3.3), ("and", 3.6), ("a", 3.8), ("wolf.", 4.1))
+    confirmed = heard(("a", 2.5), ("hare", 2.8), ("and", 2.9), ("an", 3.0), ("owl", 3.3), ("and", 3.6), ("a", 3.8), ("wolf.", 4.1))
+
+    def tell(tracker: ReconcilingTracker) -> list[TickEvent]:
+        return [
+            *tracker.update(first, final=True), *tracker.confirm(first),
+            *tracker.update(streamed, final=True),  # the stream ticks Bo's wolf, misses the hare and the owl
+            *tracker.confirm(confirmed),  # Ann's owl (her fifth) at 3.3 s, Bo's hare at 2.8 s
+        ]
+
+    results, stop = judge(referee, "Once upon a time...", terms, tell)
+    assert stop == {"players": ["Ann"], "evidence": "owl", "time": 3.3}
+    assert [entry["status"] for entry in results["Ann"]] == ["ticked"] * 5
+    assert [(entry["status"], entry["time"]) for entry in results["Bo"]] == [("ticked", 2.8), ("heard_after_stop", 4.1)]
