@@ -42,6 +42,8 @@ class RecognizerKind:
     #: (see `nlp.commands.understand`)
     loose_chooses: bool
     open: Opener
+    #: whether a model folder given without `--asr` is one of this recognizer's (None: never chosen so)
+    owns_folder: Callable[[Path], bool] | None = None
 
 
 def _pocketsphinx(model: Path | None, sample_rate: int, confirming: Path | None, live: bool) -> Recognizer:
@@ -94,7 +96,8 @@ RECOGNIZERS: tuple[RecognizerKind, ...] = (
         "whisper", "hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
         " installed, else PocketSphinx", phrases=True, loose_chooses=True, open=_whisper,
     ),
-    RecognizerKind("vosk", "hears everything with Vosk", phrases=True, loose_chooses=False, open=_vosk),
+    RecognizerKind("vosk", "hears everything with Vosk", phrases=True, loose_chooses=False, open=_vosk,
+                   owns_folder=lambda folder: layout_problem(folder) is None),
     RecognizerKind("pocketsphinx", "hears everything with PocketSphinx", phrases=True, loose_chooses=False,
                    open=_pocketsphinx),
 )
@@ -146,11 +149,13 @@ def named() -> str:
 
 
 def kind_of(kind: str | None, model: Path | str | None = None) -> RecognizerKind:
-    """The recognizer `kind` names; without one, what the `model` folder holds chooses (a Vosk
-    model: vosk), else the default."""
+    """The recognizer `kind` names; without one, the recognizer whose model the `model` folder
+    holds (a Vosk model: vosk), else the default."""
     by_name = check(RECOGNIZERS)
     if kind is None:
-        return by_name["vosk"] if model is not None and layout_problem(Path(model)) is None else default()
+        folder = None if model is None else Path(model)
+        owners = [known for known in RECOGNIZERS if folder and known.owns_folder and known.owns_folder(folder)]
+        return owners[0] if owners else default()
     if kind not in by_name:
         raise UnknownRecognizer(kind)
     return by_name[kind]
