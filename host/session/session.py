@@ -78,17 +78,14 @@ def usage_of(verb: Verb, player: str | None) -> str:
     return " ".join([verb.name, *([player] if player else []), *params])
 
 
-#: what players may type for a move of a game instead of its name (for a host command: host.commands)
-MOVE_ALIASES = {"time up": "timeup"}
+#: a move of a game as the README and the rules pages write it, where that is not its name; what
+#: players may type for it too (a host command's other forms: host.commands)
+WRITTEN = {"timeup": "time up"}
 
 
 def aliases() -> dict[str, str]:
-    """What players may type for a command instead of its name: "exit" for quit."""
-    return {**typed_aliases(), **MOVE_ALIASES}
-
-
-#: a command as the README and the rules pages write it, where that is not its name
-WRITTEN = {"timeup": "time up"}
+    """What players may type for a command instead of its name: "exit" for quit, "time up"."""
+    return {**typed_aliases(), **{written: name for name, written in WRITTEN.items()}}
 
 
 def written_usage(verb: Verb) -> str:
