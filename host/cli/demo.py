@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--asr", choices=recognizers.names(),
                         help=f"the recognizer that hears the story (default: {recognizers.default().name})")
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=recognizers.model_help())
     options = parser.parse_args(argv)
     try:
         recognizer = open_recognizer(options.asr, options.model, live=not options.fast)

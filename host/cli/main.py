@@ -93,7 +93,7 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
     )
     speech.add_argument(
         "--model", type=Path, default=None, metavar="NAME|DIR",
-        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder",
+        help=recognizers.model_help(),
     )
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")

@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         "--asr", metavar="NAME", help=f"recognizer for --audio: {recognizers.named()}"
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="for --audio: a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=f"for --audio: {recognizers.model_help()}")
     return parser
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
 from host.speech.recognizer import Hypothesis, RecognizerError
-from host.speech.registry import asr_help, kind_of, names, open_recognizer, takes_phrases
+from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
 from host.voice.phrases import each
 from nlp.commands import understand
 from nlp.ticks import HeardWord
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
         "--asr", choices=names(), help=asr_help("the recognizer"),
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=model_help())
     parser.add_argument(
         "--phrases", nargs="+", metavar="PHRASE",
         help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "

@@ -42,6 +42,8 @@ class RecognizerKind:
     #: (see `nlp.commands.understand`)
     loose_chooses: bool
     open: Opener
+    #: the models `--model` gives it, for help (None: it takes none)
+    models: str | None = None
     #: whether a model folder given without `--asr` is one of this recognizer's (None: never chosen so)
     owns_folder: Callable[[Path], bool] | None = None
 
@@ -95,9 +97,10 @@ RECOGNIZERS: tuple[RecognizerKind, ...] = (
     RecognizerKind(
         "whisper", "hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
         " installed, else PocketSphinx", phrases=True, loose_chooses=True, open=_whisper,
+        models="a Whisper model by name (base, tiny.en) or folder",
     ),
     RecognizerKind("vosk", "hears everything with Vosk", phrases=True, loose_chooses=False, open=_vosk,
-                   owns_folder=lambda folder: layout_problem(folder) is None),
+                   models="a Vosk model folder", owns_folder=lambda folder: layout_problem(folder) is None),
     RecognizerKind("pocketsphinx", "hears everything with PocketSphinx", phrases=True, loose_chooses=False,
                    open=_pocketsphinx),
 )
@@ -140,6 +143,12 @@ def asr_help(prefix: str = "the speech recognizer") -> str:
     vosk hears everything with Vosk; ...'."""
     told = [f"{kind.name}{' (the default)' if kind is default() else ''} {kind.hears}" for kind in RECOGNIZERS]
     return f"{prefix}: {'; '.join(told)}"
+
+
+def model_help() -> str:
+    """`--model`'s help, from the table: 'a Whisper model by name (base, tiny.en) or folder, or a
+    Vosk model folder'."""
+    return ", or ".join(kind.models for kind in RECOGNIZERS if kind.models)
 
 
 def named() -> str:

@@ -19,7 +19,8 @@ def _plain(model: Path | None, sample_rate: int, confirming: Path | None, live: 
 
 
 #: a recognizer added for the test: PocketSphinx, said to take no phrase list
-PLAIN = RecognizerKind("plain", "hears stories only, with PocketSphinx", phrases=False, loose_chooses=False, open=_plain)
+PLAIN = RecognizerKind("plain", "hears stories only, with PocketSphinx", phrases=False, loose_chooses=False, open=_plain,
+                       models="a plain model folder")
 
 
 @pytest.fixture
@@ -36,11 +37,13 @@ def _help(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return " ".join(capsys.readouterr().out.split())
 
 
-def test_a_recognizer_added_in_one_place_is_offered_everywhere(added, capsys, tmp_path):
+def test_a_recognizer_added_in_one_place_is_offered_everywhere(added, capsys):
     for command in ("play", "resume", "transcribe"):
         assert "pocketsphinx hears everything with PocketSphinx; plain hears stories only, with PocketSphinx" in _help(
             capsys, command), command
-    assert "{whisper,vosk,pocketsphinx,plain}" in _help(capsys, "demo")
+        assert "or a Vosk model folder, or a plain model folder" in _help(capsys, command), command
+    demo = _help(capsys, "demo")
+    assert "{whisper,vosk,pocketsphinx,plain}" in demo and "or a Vosk model folder, or a plain model folder" in demo
     assert "whisper (the default), vosk, pocketsphinx or plain" in _help(capsys, "tick")
     assert isinstance(registry.open_recognizer("plain"), PocketSphinxRecognizer)
     with pytest.raises(UnknownRecognizer, match="choose whisper or vosk or pocketsphinx or plain"):
