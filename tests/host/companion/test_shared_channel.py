@@ -106,6 +106,24 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": ""}
 
 
+def test_a_player_named_table_never_gets_the_table_page(store: GameStore) -> None:
+    """Screens are kept by player name: a player called "table" must not take the table page's
+    place, which would show their terms to the room."""
+    game = settings("stories", "--players", "Nina", "table", "Stephan", "--seed", "2")
+    game_id = store.create("stories", game)
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], Served(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+    try:
+        session = Session(SessionConfig(store, game_id, Match(make("stories", game)), TextOutput(write=lambda line: None),
+                                        listener=NarrationListener(referee()), private=companion))
+        session.run(companion.attach(Lines(["side Nina normal", "term table walrus"])))
+        with urllib.request.urlopen(f"{base}/table", timeout=10) as page:
+            shown = page.read().decode()
+    finally:
+        companion.close()
+    assert "Stories!" in shown and "walrus" not in shown
+
+
 def test_the_table_names_face_up_tiles_only() -> None:
     game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
     match = Match(make("storytelling", game))
