@@ -160,7 +160,7 @@ class DixitAdapter(BasicAdapter):
             return ["No cards are laid out yet: they are read once every card for the clue is in."]
         if len(words) == 1:
             return [_read(position) for position in positions]
-        if not words[1].isdigit() or not 1 <= int(words[1]) <= len(positions):
+        if not words[1].isdecimal() or not 1 <= int(words[1]) <= len(positions):
             return [f"The cards on the table are numbered 1 to {len(positions)}: say card and one of those numbers."]
         return [_read(positions[int(words[1]) - 1])]
 
