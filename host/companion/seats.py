@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 
 from host.companion.guard import Bucket, Buckets
-from host.storage.store import GameStore
+from host.storage.store import GameStore, StoreError
 
 #: the room code's characters and length
 CODE_ALPHABET, CODE_LENGTH = "0123456789", 4
@@ -124,7 +124,11 @@ class Seats:
                     return token, False  # the same phone again: its answer was lost
                 raise JoinRefused(409, "Already joined", f"{player} has already joined from another phone. If that"
                                   f" was not {player}, ask at the laptop for 'link {player}', which frees the seat.")
-            self._server_seats().claim_seat(self.game_id, player, phone)
+            try:
+                self._server_seats().claim_seat(self.game_id, player, phone)
+            except StoreError as error:
+                raise JoinRefused(503, "Cannot join", "The laptop could not save your seat just now, so you have not"
+                                  " joined yet. Try again in a moment.") from error
             self._taken[player], self._phones[player] = True, phone
         return token, True
 
