@@ -13,6 +13,7 @@ from typing import Any
 
 from games.base import Action, GameState, SetupError, Settings, join_names
 from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, count_cards
+from games.dixit_described import card_read
 from games.dixit_rules import numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
@@ -317,8 +318,7 @@ def _hand(view: dict[str, Any]) -> tuple[HandCard, ...]:
 
 
 def _read(position: dict[str, Any]) -> str:
-    card = position["card"]
-    return f"Card {position['number']}, {card['title']}: {card['description']}"
+    return card_read(position["number"], position["card"]["title"], position["card"]["description"])
 
 
 def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ...], str]:
