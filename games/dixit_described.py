@@ -33,6 +33,11 @@ def card_face(card: DescribedCard) -> dict[str, Any]:
     return {"id": card.id, "title": card.title, "description": card.description, "brief": card.brief, "image": card.image}
 
 
+def card_read(number: int, title: str, description: str) -> str:
+    """A card laid out as it is read aloud, and again on request: "Card 2, The Mole City: ..."."""
+    return f"Card {number}, {title}: {description}"
+
+
 class DescribedDixit(DixitGame):
     """Dixit with a deck told in words, which the host deals from a seeded shuffle."""
 
@@ -226,7 +231,7 @@ class DescribedDixit(DixitGame):
                         brief=f"The {self.cards_shown} cards:", whole=True)]
         for number, laid in enumerate(self.laid, 1):
             face = self.cards[laid]
-            events.append(Event(f"Card {number}, {face.title}: {face.description}", brief=f"Card {number}: {face.brief}",
+            events.append(Event(card_read(number, face.title, face.description), brief=f"Card {number}: {face.brief}",
                                 whole=True))
         events.append(Event(f"Everyone but {teller}, vote on your phone for the card you think is {teller}'s. "
                             "'card' and a number reads a card again.", brief=f"Vote for {teller}'s card."))

@@ -41,6 +41,12 @@ def cache_root() -> Path:
     return (Path(configured) if configured else Path(platformdirs.user_cache_dir("storyhost"))) / "models"
 
 
+def bundled_path(entry: ModelEntry) -> Path:
+    """Where a bundled model's files are, or for a model in parts where its joined copy goes in
+    the cache folder; nothing is joined (to tell which model a folder is, not to load one)."""
+    return cache_root() / entry.name if entry.parts else package_path(entry.bundled or "", entry)
+
+
 def bundled_folder(entry: ModelEntry) -> Path:
     """The folder of a bundled model's files: the package's, or for a model in parts, its joined
     copy in the cache folder (joined now if a file is missing or of the wrong size; its checksums
@@ -48,7 +54,7 @@ def bundled_folder(entry: ModelEntry) -> Path:
     folder = package_path(entry.bundled or "", entry)
     if not entry.parts:
         return folder
-    joined = cache_root() / entry.name
+    joined = bundled_path(entry)
     if first_problem(joined, entry.files or {}, hash_limit=-1) is None:  # sizes only
         return joined
     _join(entry, folder, joined)

@@ -26,7 +26,7 @@ from typing import Any
 
 import platformdirs
 
-from models.bundle import bundled_folder
+from models.bundle import bundled_folder, bundled_path
 from models.errors import ModelNotFound
 from models.integrity import HASH_BEFORE_LOADING, DamagedModel, first_problem, recorded_files
 from models.manifest import FileRecord, Manifest, ModelEntry, load_manifest, primary, same_language
@@ -233,9 +233,15 @@ def locate_confirming(model: Path | None = None, manifest: Manifest | None = Non
 
 
 def _bundled_entry(found: FoundModel, manifest: Manifest) -> ModelEntry | None:
-    """The manifest's entry of the bundled model whose folder `found` is."""
-    bundled = (manifest.get(model.name) for model in bundled_models(manifest) if model.path.resolve() == found.path.resolve())
-    return next(bundled, None)
+    """The manifest's entry of the bundled model whose folder `found` is (asking joins no model
+    in parts: checking tiny.en must not copy base into the cache)."""
+    for entry in manifest.of_kind("whisper"):
+        try:
+            if entry.bundled and bundled_path(entry).resolve() == found.path.resolve():
+                return entry
+        except ModelNotFound:  # its package is not installed
+            continue
+    return None
 
 
 def expected_files(found: FoundModel, manifest: Manifest) -> dict[str, FileRecord] | None:

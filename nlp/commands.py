@@ -64,7 +64,7 @@ def number_words(number: int) -> str:
 
 def word_number(word: str) -> int | None:
     """"four" or "4" -> 4; None for anything else."""
-    if word.isdigit():
+    if word.isdecimal():
         return int(word)
     return NUMBER_WORDS.index(word) if word in NUMBER_WORDS else None
 
@@ -81,7 +81,7 @@ def spoken(text: str) -> str:
     text = re.sub(r"\b([A-Za-z])(\d{1,2})\b", r"\1 \2", fold(text))
     words = re.sub(r"[^\w'\s]|_", " ", text.replace("-", " ")).split()
     return " ".join(
-        number_words(int(word)) if word.isdigit() else ROMAN.get(word) or LETTER_SOUNDS.get(word, word) for word in words
+        number_words(int(word)) if word.isdecimal() else ROMAN.get(word) or LETTER_SOUNDS.get(word, word) for word in words
     )
 
 

@@ -20,13 +20,12 @@ event not ticked when it no longer does; the evidence of a standing tick may cha
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from nlp.referee import TermReferee
-from nlp.ticks import HeardWord, TickEvent, TickTracker
+from nlp.ticks import HeardWord, TickEvent, TickTracker, heard_token
 
 #: a confirmation withdraws a streamed tick when the words it heard in its place are heard with
 #: at least this probability. Measured on the four voices of tests/benchmarks/bench_audio_terms.py
@@ -141,8 +140,7 @@ class ReconcilingTracker:
         return bool(self._keys(a.text) & self._keys(b.text))
 
     def _keys(self, text: str) -> set[str]:
-        token = re.sub(r"[^a-z'-]", "", text.lower().replace("’", "'"))
-        return {key for part in token.split("-") if part.strip("'") for key in self._lexicon.keys(part.strip("'"))}
+        return {key for part in heard_token(text).split("-") if part.strip("'") for key in self._lexicon.keys(part.strip("'"))}
 
 
 def _standing(tracker: TickTracker) -> dict[_Key, TickEvent]:

@@ -93,7 +93,7 @@ _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 
 
 @lru_cache(maxsize=65536)
-def _token(text: str) -> str:
+def heard_token(text: str) -> str:
     """A heard word as the matcher compares it: lowercase letters, inner hyphens/apostrophes."""
     return re.sub(r"[^a-z'-]", "", text.strip().lower().replace("’", "'")).strip("-")
 
@@ -101,7 +101,7 @@ def _token(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _filler(text: str) -> bool:
     """Not a word: punctuation alone (a recognizer's own tokens are cleaned in its adapter)."""
-    return not _token(text)
+    return not heard_token(text)
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ class TickTracker:
 
     def _append(self, seg: _Segment, word: HeardWord, signature: _Signature) -> None:
         j = len(seg.tokens)
-        seg.tokens.append(_token(word.text))
+        seg.tokens.append(heard_token(word.text))
         seg.signatures.append(signature)
         options = self._options(word)
         spans = {(j, key) for key in options if key in self._prefixes}
@@ -303,11 +303,11 @@ class TickTracker:
         """The keys a heard word can stand for: its own, its alternatives', sound-alikes'."""
         if word.confidence is not None and word.confidence < self._min_confidence:
             return frozenset()
-        token = _token(word.text)
+        token = heard_token(word.text)
         keys = set(self._lexicon.keys(token)) | self._lexicon.singulars(token)
         for text, confidence in word.alternatives:
-            if (confidence is None or confidence >= self._alternative_confidence) and _token(text):
-                keys |= self._lexicon.keys(_token(text))
+            if (confidence is None or confidence >= self._alternative_confidence) and heard_token(text):
+                keys |= self._lexicon.keys(heard_token(text))
         if self._sound_alike:
             keys |= self._sound_alike.keys(token)
         return frozenset(keys)

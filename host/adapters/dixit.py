@@ -13,6 +13,7 @@ from typing import Any
 
 from games.base import Action, GameState, SetupError, Settings, join_names
 from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, count_cards
+from games.dixit_described import card_read
 from games.dixit_rules import numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
@@ -161,7 +162,7 @@ class DixitAdapter(BasicAdapter):
             return ["No cards are laid out yet: they are read once every card for the clue is in."]
         if len(words) == 1:
             return [_read(position) for position in positions]
-        if not words[1].isdigit() or not 1 <= int(words[1]) <= len(positions):
+        if not words[1].isdecimal() or not 1 <= int(words[1]) <= len(positions):
             return [f"The cards on the table are numbered 1 to {len(positions)}: say card and one of those numbers."]
         return [_read(positions[int(words[1]) - 1])]
 
@@ -318,8 +319,7 @@ def _hand(view: dict[str, Any]) -> tuple[HandCard, ...]:
 
 
 def _read(position: dict[str, Any]) -> str:
-    card = position["card"]
-    return f"Card {position['number']}, {card['title']}: {card['description']}"
+    return card_read(position["number"], position["card"]["title"], position["card"]["description"])
 
 
 def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ...], str]:

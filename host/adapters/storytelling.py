@@ -69,7 +69,7 @@ class StorytellingAdapter(BasicAdapter):
             return f"The tiles lie in {shape}. Face up: {', '.join(face_up)}. The other {hidden} tiles are face down."
         letters = string.ascii_lowercase[:columns]
         asked = words[-1] if len(words) == 1 or (len(words) == 2 and words[0] in ("row", "column")) else ""
-        if asked.isdigit() and words[0] != "column" and 1 <= int(asked) <= rows:
+        if asked.isdecimal() and words[0] != "column" and 1 <= int(asked) <= rows:
             line, places = f"Row {int(asked)}", [f"{letter.upper()}{int(asked)}" for letter in letters]
         elif len(asked) == 1 and asked in letters and words[0] != "row":
             line, places = f"Column {asked.upper()}", [f"{asked.upper()}{row}" for row in range(1, rows + 1)]

@@ -82,7 +82,7 @@ def find_device(spec: str | int | None, kind: str = "input") -> Device | None:
     devices = [d for d in list_devices() if (d.inputs if kind == "input" else d.outputs) > 0]
     if not devices:
         raise DeviceNotFound(NO_DEVICES)
-    if isinstance(spec, int) or spec.strip().isdigit():
+    if isinstance(spec, int) or spec.strip().isdecimal():
         number = int(spec)
         for device in devices:
             if device.index == number:

@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass
 
 from host.companion.guard import Bucket, Buckets
-from host.storage.store import GameStore
+from host.storage.store import GameStore, StoreError
 
 #: the room code's characters and length
 CODE_ALPHABET, CODE_LENGTH = "0123456789", 4
@@ -54,7 +54,6 @@ class JoinRefused(Exception):
     """A phone cannot take the seat it asked for: an HTTP status and the page's words."""
 
     status: int
-    title: str
     message: str
 
 
@@ -63,7 +62,7 @@ class Seats:
     (with a saved-games connection of its own: an SQLite connection stays on its thread)."""
 
     def __init__(self, store: GameStore, game_id: int, players: list[str]) -> None:
-        self.store, self.game_id, self.players = store, game_id, list(players)
+        self.store, self.game_id = store, game_id
         self.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         saved = store.seats(game_id, players, new_token)
         self._lock = threading.Lock()
@@ -107,24 +106,28 @@ class Seats:
         """The key of `player`'s seat for the phone `phone` (from address `peer`), and whether
         the seat was free until now; JoinRefused says why not."""
         if not self._wrong_all.ready() or not self._wrong_from.ready(peer):
-            raise JoinRefused(429, "Too many wrong room codes", "Too many wrong room codes were tried. Wait a minute, then"
+            raise JoinRefused(429, "Too many wrong room codes were tried. Wait a minute, then"
                               " enter the room code the laptop says (at the laptop, 'phones' says it again).")
         given = re.sub(r"\s", "", code) if isinstance(code, str) else ""
         if not secrets.compare_digest(given.encode(), self.code.encode()):
             self._wrong_all.take()
             self._wrong_from.take(peer)
-            raise JoinRefused(403, "Wrong room code", "That is not this game's room code: it is 4 digits that the laptop"
+            raise JoinRefused(403, "That is not this game's room code: it is 4 digits that the laptop"
                               " says and prints (at the laptop, 'phones' says it again). Try again.")
         if not isinstance(player, str) or player not in self._taken:
-            raise JoinRefused(404, "No such player", "There is no player of that name in this game.")
+            raise JoinRefused(404, "There is no player of that name in this game.")
         with self._lock:
             token = next(token for token, name in self._tokens.items() if name == player)
             if self._taken[player]:
                 if self._phones[player] and secrets.compare_digest(self._phones[player].encode(), phone.encode()):
                     return token, False  # the same phone again: its answer was lost
-                raise JoinRefused(409, "Already joined", f"{player} has already joined from another phone. If that"
+                raise JoinRefused(409, f"{player} has already joined from another phone. If that"
                                   f" was not {player}, ask at the laptop for 'link {player}', which frees the seat.")
-            self._server_seats().claim_seat(self.game_id, player, phone)
+            try:
+                self._server_seats().claim_seat(self.game_id, player, phone)
+            except StoreError as error:
+                raise JoinRefused(503, "The laptop could not save your seat just now, so you have not"
+                                  " joined yet. Try again in a moment.") from error
             self._taken[player], self._phones[player] = True, phone
         return token, True
 

@@ -50,6 +50,8 @@ MOVES_BURST, MOVES_RATE, SLOW_QUIET = 10, 2.0, 5.0
 SLOW_DOWN = "Slow down: that was sent too fast, so it was not played. Wait a moment, then send it again."
 #: the cookie that keeps a phone's key across reloads of the join page
 PHONE_COOKIE = "storyhost-phone"
+#: the table page's key among the screens, which are keyed by player name: no name has a "#"
+TABLE = "#table"
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
 
 
@@ -219,7 +221,7 @@ class Companion:
         state = session.state
         left = session.clock.left()
         left = None if left is None else round(left)
-        payloads = {"table": {**table_screen(state, left), "announcements": self._announcements}}
+        payloads = {TABLE: {**table_screen(state, left), "announcements": self._announcements}}
         for player in state.players:
             payloads[player] = {
                 **player_screen(state, player, left),
@@ -227,7 +229,7 @@ class Companion:
                 "replies": self._replies[player],
             }
         texts = {key: json.dumps({**payload, "epoch": self.epoch}, ensure_ascii=False) for key, payload in payloads.items()}
-        files = {key: pictures(state, None if key == "table" else key) for key in payloads}
+        files = {key: pictures(state, None if key == TABLE else key) for key in payloads}
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._publish, texts, files)
 
@@ -359,7 +361,7 @@ class Companion:
         raise web.HTTPSeeOther(f"/p/{request.match_info['token']}")
 
     async def _table_page(self, request: web.Request) -> web.Response:
-        return _html(pages.table_page(self.title, self._screen("table")))
+        return _html(pages.table_page(self.title, self._screen(TABLE)))
 
     async def _static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -371,7 +373,7 @@ class Companion:
     async def _picture(self, request: web.Request) -> web.Response:
         """A card's picture, for the page that shows it now (a player's, by their token, or the
         table's); the file is checked again as it is read (it may have changed since)."""
-        key = self._player(request) if "token" in request.match_info else "table"
+        key = self._player(request) if "token" in request.match_info else TABLE
         path = self._pictures.get(key, {}).get(request.match_info["name"])
         if path is None:
             raise web.HTTPNotFound()
@@ -397,7 +399,7 @@ class Companion:
 
     async def _table_socket(self, request: web.Request) -> web.WebSocketResponse:
         self._from_here(request)
-        return await self._socket(request, "table")
+        return await self._socket(request, TABLE)
 
     async def _socket(self, request: web.Request, key: str) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE, compress=False)
@@ -412,7 +414,7 @@ class Companion:
                     continue
                 refusal = self._too_fast(key)
                 if refusal is None:
-                    refusal = "The table page takes no commands." if key == "table" else self._command(key, _json(message.data))
+                    refusal = "The table page takes no commands." if key == TABLE else self._command(key, _json(message.data))
                 if refusal:
                     await self._send(ws, json.dumps({"reply": refusal}))
         finally:

@@ -517,14 +517,14 @@ class WhisperRecognizer:
         return words
 
     # -- decoding ------------------------------------------------------------------------------
-    def decode(self, pcm: bytes, prompt: str | None = None) -> tuple[HeardWord, ...]:
-        """One short utterance (a spoken command) decoded once, whole: beam `WHOLE_BEAM`,
-        `prompt` as Whisper's initial prompt, the same window and guards as the stream. Word
-        times are seconds from the start of `pcm`. The stream's agreement policy loses the words
-        of a two-word command ("c one" heard as "Thank you.")."""
+    def decode(self, pcm: bytes) -> tuple[HeardWord, ...]:
+        """One short utterance (a spoken command) decoded once, whole: beam `WHOLE_BEAM`, no
+        prompt (host.speech.split_recognizer says why), the same window and guards as the
+        stream. Word times are seconds from the start of `pcm`. The stream's agreement policy
+        loses the words of a two-word command ("c one" heard as "Thank you.")."""
         check_pcm(pcm)
         audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
-        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, prompt, full=False)
+        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, None, full=False)
         return tuple(word.heard() for word in words)
 
     def _decode(self, end: int) -> list[_Word]:

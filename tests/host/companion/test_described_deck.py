@@ -265,3 +265,18 @@ def test_the_cards_read_aloud_are_not_cut_off_by_the_votes(store: GameStore) -> 
     assert len([text for text, _ in said[6] if text.startswith("Card ")]) == 4  # laid out and read
     assert said[7][-1] == ("Ben has voted (1 of 3).", False)  # queued after the cards
     assert said[9][-1] == ("Cy has voted (2 of 3).", True)
+
+
+def test_a_card_asked_for_by_a_number_int_cannot_read_is_refused_in_words(store: GameStore) -> None:
+    """'card ²' typed at the laptop: a digit to str.isdigit, no number to int(); the host answers
+    with the cards' numbers instead of stopping."""
+    game = settings("dixit", "--players", "Ana", "Ben", "Cy", "--seed", "5", "--deck", "described")
+    printed: list[str] = []
+    session = Session(SessionConfig(store, store.create("dixit", game), Match(make("dixit", game)),
+                                    TextOutput(write=printed.append)))
+    state = session.state
+    assert isinstance(state, DescribedDixit)
+    lines = ["storyteller Ana", f"pick {state.hands['Ana'][0]}", "clue Far away",
+             *(f"give {player} {card}" for player in ("Ben", "Cy") for card in state.hands[player][:2])]
+    session.run(Lines([*lines, "card ²"]))
+    assert printed[-2] == "The cards on the table are numbered 1 to 5: say card and one of those numbers."

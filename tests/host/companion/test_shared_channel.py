@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import socket
+import sqlite3
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -104,6 +105,48 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     assert "Noted." not in replies  # the phone hears what it wrote instead
     meters = table_screen(session.state, None)["table"]["meters"]
     assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": ""}
+
+
+def test_a_player_named_table_never_gets_the_table_page(store: GameStore) -> None:
+    """Screens are kept by player name: a player called "table" must not take the table page's
+    place, which would show their terms to the room."""
+    game = settings("stories", "--players", "Nina", "table", "Stephan", "--seed", "2")
+    game_id = store.create("stories", game)
+    companion = Companion(store, game_id, "Stories!", "stories", game["players"], Served(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+    try:
+        session = Session(SessionConfig(store, game_id, Match(make("stories", game)), TextOutput(write=lambda line: None),
+                                        listener=NarrationListener(referee()), private=companion))
+        session.run(companion.attach(Lines(["side Nina normal", "term table walrus"])))
+        with urllib.request.urlopen(f"{base}/table", timeout=10) as page:
+            shown = page.read().decode()
+    finally:
+        companion.close()
+    assert "Stories!" in shown and "walrus" not in shown
+
+
+def test_a_seat_the_saved_games_cannot_record_is_refused_in_words(store: GameStore) -> None:
+    """The saved games file held by another program while a phone joins: the phone is told in
+    words that it has not joined and may try again, and the seat stays free."""
+    game = settings("dixit", "--players", "Ana", "Bo", "Cy", "--seed", "1")
+    game_id = store.create("dixit", game)
+    companion = Companion(store, game_id, "Dixit", "dixit", game["players"], Served(0, "127.0.0.1"))
+    base = companion.start().rstrip("/")
+    join = urllib.request.Request(f"{base}/join", data=f"player=Bo&code={companion.seats.code}".encode())
+    locker = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        locker.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(join, timeout=60)
+        locker.execute("ROLLBACK")
+        assert refused.value.code == 503
+        assert "you have not joined yet. Try again in a moment." in refused.value.read().decode()
+        assert not companion.seats.taken("Bo")
+        urllib.request.urlopen(join, timeout=60).close()
+        assert companion.seats.taken("Bo")
+    finally:
+        locker.close()
+        companion.close()
 
 
 def test_the_table_names_face_up_tiles_only() -> None:
