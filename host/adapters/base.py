@@ -21,7 +21,8 @@ from games.registry import registered
 from host.adapters.card_reading import CardReading
 from host.adapters.narration import NarrationListener
 from host.adapters.views import PhoneTurn, TableView
-from host.voice.phrases import HostPhrase, Names, Phrase
+from host.commands import HostPhrase, check_game
+from host.voice.phrases import Names, Phrase
 from nlp import TermReferee, load_referee
 
 
@@ -45,9 +46,11 @@ class GameAdapter(Protocol):
     spec: GameSpec
     #: options of the command line beyond the spec's (the deck, who reads the cards)
     options: tuple[Option, ...]
-    #: the host commands this game offers beyond those of every game ('private', 'say', 'grid' ...)
+    #: the host commands this game offers beyond those of every game ('private', 'say', 'grid' ...:
+    #: the per-game ones of host.commands)
     commands: frozenset[str]
-    #: spoken host commands of this game: (phrases, line, confirm)
+    #: spoken lines of this game's own: what `reading` answers, or one of a host command's lines
+    #: that only this game has (a row of its grid): (phrases, line, confirm)
     host_phrases: tuple[HostPhrase, ...]
     #: the verbs a phone may send (which of them a player may send now: `phone_turn`)
     phone_verbs: frozenset[str]
@@ -194,7 +197,9 @@ _found = False
 
 
 def register_adapter(adapter: GameAdapter) -> None:
-    """Make `adapter` the host's for its game; a second adapter for one game is a bug."""
+    """Make `adapter` the host's for its game; a second adapter for one game, or one that offers
+    what the host has no command for, is a bug."""
+    check_game(adapter.spec.name, adapter.commands, adapter.host_phrases)
     known = _registered.get(adapter.spec.name)
     if known is not None and known is not adapter:
         raise ValueError(f"Two adapters for the game {adapter.spec.name!r}.")

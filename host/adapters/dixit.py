@@ -18,7 +18,8 @@ from games.dixit_rules import numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
-from host.voice.phrases import SLOT, HostPhrase, Names, Phrase, each
+from host.commands import HostPhrase
+from host.voice.phrases import SLOT, Names, Phrase, each
 from nlp.commands import number_words
 
 #: `--deck described`: the built-in deck told in words

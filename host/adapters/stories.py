@@ -16,7 +16,7 @@ from host.adapters.base import BasicAdapter, GameAdapter, referee, waiting
 from host.adapters.narration import NarrationListener
 from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableView
 from host.storage import decks
-from host.voice.phrases import SLOT, HostPhrase, Names, Phrase, each
+from host.voice.phrases import SLOT, Names, Phrase, each
 
 #: the verbs whose dictated words name one of the player's own terms
 TERM_VERBS = ("tick", "untick", "erase")
@@ -24,7 +24,6 @@ TERM_VERBS = ("tick", "untick", "erase")
 
 class StoriesAdapter(BasicAdapter):
     commands = frozenset({"private", "say", "time"})
-    host_phrases: tuple[HostPhrase, ...] = ((("time left", "how much time"), "time", False),)
     phone_verbs = frozenset({"side", "term", "erase", "start", "tick", "untick", "question", "timeup", "confirm"})
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
 from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile
 from host.storage import decks
-from host.voice.phrases import HostPhrase, Names, Phrase, each
+from host.commands import HostPhrase
+from host.voice.phrases import Names, Phrase, each
 from nlp.commands import number_words
 
 
@@ -32,10 +33,9 @@ class StorytellingAdapter(BasicAdapter):
     )
     commands = frozenset({"grid"})
     phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
-    #: the grid, or one of its lines, on request (rows 1 to 4 and columns A to H: the race's grid
+    #: one of the grid's lines, on request (rows 1 to 4 and columns A to H: the race's grid
     #: is 2 rows of 8)
     host_phrases: tuple[HostPhrase, ...] = (
-        (("which tiles are face up", "grid"), "grid", False),
         *(((f"grid row {number_words(row)}",), f"grid row {row}", False) for row in range(1, 5)),
         *(((f"grid column {letter}",), f"grid column {letter.upper()}", False) for letter in "abcdefgh"),
     )

@@ -22,7 +22,9 @@ from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
 from host.session.events import InputEvent, Typed
 from host.session.inputs import Listening, ScriptSource
-from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
+from host.speech.recognizer import Recognizer, RecognizerError
+from host.speech import registry as recognizers
+from host.speech.registry import open_recognizer
 from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
 from host.storage.store import GameStore
@@ -86,9 +88,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="storyhost demo", description="A Stories! story refereed from a recording.")
     parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
     parser.add_argument("--silent", action="store_true", help="print the announcements without reading them aloud")
-    parser.add_argument("--asr", choices=KINDS, help="the recognizer that hears the story (default: whisper)")
+    parser.add_argument("--asr", choices=recognizers.names(),
+                        help=f"the recognizer that hears the story (default: {recognizers.default().name})")
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=recognizers.model_help())
     options = parser.parse_args(argv)
     try:
         recognizer = open_recognizer(options.asr, options.model, live=not options.fast)

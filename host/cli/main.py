@@ -26,8 +26,8 @@ from host.storage.decks import DeckError
 from host.storage.files import FileRefused
 from host.session.inputs import LineSource, ScriptSource, TerminalSource, read_script
 from host.session.live import LiveInput
-from host.speech.recognizer import KINDS, Recognizer, RecognizerError, open_recognizer
-from host.speech.split_recognizer import SplitRecognizer
+from host.speech.recognizer import Recognizer, RecognizerError
+from host.speech import registry as recognizers
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
@@ -89,13 +89,11 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
     )
     speech.add_argument("--input", default=None, metavar="NAME|INDEX", help="the microphone ('storyhost devices' lists them)")
     speech.add_argument(
-        "--asr", choices=KINDS, default=None,
-        help="the speech recognizer: whisper (the default) hears stories and clues with Whisper and commands with"
-        " Vosk if an English Vosk model is installed, else PocketSphinx; vosk or pocketsphinx hear everything",
+        "--asr", choices=recognizers.names(), default=None, help=recognizers.asr_help(),
     )
     speech.add_argument(
         "--model", type=Path, default=None, metavar="NAME|DIR",
-        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder",
+        help=recognizers.model_help(),
     )
     speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
@@ -191,6 +189,7 @@ class Speech:
 
     speaker: Speaker
     recognizer: Recognizer
+    kind: recognizers.RecognizerKind
     names: Names
     preferences: Preferences
 
@@ -216,14 +215,15 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     except SpeakerError as error:
         raise UsageError(str(error)) from error
     try:
-        recognizer = open_recognizer(options.asr, options.model, live=True)
+        kind = recognizers.takes_phrases(recognizers.kind_of(options.asr, options.model))
+        recognizer = recognizers.open_recognizer(kind.name, options.model, live=True)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
             raise UsageError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")
     except (RecognizerError, CallError, UsageError) as error:
         speaker.close()
         raise UsageError(str(error)) from error
-    return Speech(speaker, recognizer, names, preferences)
+    return Speech(speaker, recognizer, kind, names, preferences)
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
@@ -253,7 +253,7 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
-        loose_chooses=isinstance(recognizer, SplitRecognizer),  # Whisper makes its loose pass
+        loose_chooses=inputs.kind.loose_chooses,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731

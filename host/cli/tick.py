@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
+from host.speech import registry as recognizers
 
 from games.stories import TERMS_PER_PLAYER
 
@@ -59,10 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     story.add_argument("--audio", type=Path, help="the story as a WAV or FLAC recording")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     parser.add_argument(
-        "--asr", metavar="NAME", help="recognizer for --audio: whisper (the default), vosk or pocketsphinx"
+        "--asr", metavar="NAME", help=f"recognizer for --audio: {recognizers.named()}"
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="for --audio: a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=f"for --audio: {recognizers.model_help()}")
     return parser
 
 
@@ -202,10 +203,10 @@ def _recording(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Itera
     from host.audio.sources import AudioFileError, FileSource
     from host.adapters.audio_referee import referee_heard
     from host.speech.hearing import hear
-    from host.speech.recognizer import RecognizerError, open_recognizer
+    from host.speech.recognizer import RecognizerError
 
     try:
-        recognizer = open_recognizer(args.asr, args.model)
+        recognizer = recognizers.open_recognizer(args.asr, args.model)
         source = FileSource(args.audio, recognizer.sample_rate)
     except (AudioFileError, RecognizerError) as error:
         raise UsageError(str(error).rstrip(".")) from error

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
-from host.speech.recognizer import KINDS, Hypothesis, RecognizerError, open_recognizer
-from host.speech.split_recognizer import SplitRecognizer
+from host.speech.recognizer import Hypothesis, RecognizerError
+from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
 from host.voice.phrases import each
 from nlp.commands import understand
 from nlp.ticks import HeardWord
@@ -25,11 +25,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="storyhost transcribe", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")
     parser.add_argument(
-        "--asr", choices=KINDS,
-        help="recognizer (default: whisper, with PocketSphinx or Vosk for --phrases; see 'storyhost play --help')",
+        "--asr", choices=names(), help=asr_help("the recognizer"),
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help="a Whisper model by name (base, tiny.en) or folder, or a Vosk model folder")
+                        help=model_help())
     parser.add_argument(
         "--phrases", nargs="+", metavar="PHRASE",
         help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "
@@ -39,7 +38,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     listened = None if args.phrases is None else meanings(args.phrases)
     try:
-        recognizer = open_recognizer(args.asr, args.model)
+        kind = kind_of(args.asr, args.model)
+        recognizer = open_recognizer(kind.name if listened is None else takes_phrases(kind).name, args.model)
         recognizer.set_phrases(None if listened is None else list(listened))
         source = FileSource(args.audio, recognizer.sample_rate)
         try:
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
         if hypothesis.final or args.partials:
             print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
         if hypothesis.final and listened is not None:
-            print(f"command: {decision(hypothesis, listened, isinstance(recognizer, SplitRecognizer))}")
+            print(f"command: {decision(hypothesis, listened, kind.loose_chooses)}")
     return 0
 
 

@@ -1,6 +1,6 @@
 """The text session: typed (or scripted) commands in, plain announcement lines out.
 
-Each line is either a host command (HOST_COMMANDS: help, repeat, score, undo, say, ...) or a
+Each line is either a host command (host.commands: help, repeat, score, undo, say, ...) or a
 command of the game, which is parsed and applied to the engine. A legal action is saved before
 its announcements are printed; anything refused is explained in one line and changes nothing.
 """
@@ -27,44 +27,23 @@ from host.audio.speaker import EARCONS, Speaker, SpeakerError, check_rate
 from host.storage.store import GameStore
 from host.adapters.card_reading import CardReading
 from host.voice.control import Command, HostRequest, Question, VoiceControl
+from host.commands import check_handled, offered, typed_aliases
 
-@dataclass(frozen=True)
-class HostCommand:
-    """A command of the host rather than of a game; `per_game`: offered only in the games whose
-    adapter lists it among its `commands`; `phones`: offered only in a game played with phones."""
-
-    usage: str
-    help: str
-    per_game: bool = False
-    phones: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.usage.split()[0]
+#: a host command's handler: it takes the rest of the line, and returns False to stop the session
+Handler = Callable[["Session", str], "bool | None"]
+#: the host commands' handlers by command (see `handles`)
+HANDLERS: dict[str, Handler] = {}
 
 
-HOST_COMMANDS = (
-    HostCommand("help", "the commands of the moment, then these"),
-    HostCommand("repeat", "the last announcement again"),
-    HostCommand("score", "the scores, and how the last points were scored"),
-    HostCommand("turn", "where the game stands and what to do now"),
-    HostCommand("undo", "take back the last move, once you have heard whose it is and said yes"),
-    HostCommand(
-        "private NAME", "read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at the "
-        "next, never spoken", per_game=True,
-    ),
-    HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
-    HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
-    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True),
-    HostCommand("time", "the time left in the story", per_game=True),
-    HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
-                per_game=True),
-    HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute"),
-    HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed"),
-    HostCommand("quit", "stop; 'storyhost resume' continues the game"),
-)
-#: host commands that make sense only while a story is told
-WHILE_TELLING = ("say", "time")
+def handles(name: str) -> Callable[[Handler], Handler]:
+    """Make the decorated method the handler of the host command `name` (host.commands)."""
+    def bind(handler: Handler) -> Handler:
+        if HANDLERS.setdefault(name, handler) is not handler:
+            raise ValueError(f"Two handlers for the host command {name!r}.")
+        return handler
+    return bind
+
+
 #: the answer to a secret move typed at the shared screen, whether it was legal or not
 NOTED = "Noted."
 #: answers that mean yes to a question the host asked at the keyboard
@@ -99,16 +78,14 @@ def usage_of(verb: Verb, player: str | None) -> str:
     return " ".join([verb.name, *([player] if player else []), *params])
 
 
-def host_commands(adapter: GameAdapter, phones: bool = True) -> list[HostCommand]:
-    """The host commands of the game `adapter` is for (`phones`: played with phones)."""
-    return [
-        command for command in HOST_COMMANDS
-        if (not command.per_game or command.name in adapter.commands) and (phones or not command.phones)
-    ]
-
-ALIASES = {"whose turn": "turn", "status": "turn", "time up": "timeup", "exit": "quit", "scores": "score"}
-#: a command as the README and the rules pages write it, where that is not its name
+#: a move of a game as the README and the rules pages write it, where that is not its name; what
+#: players may type for it too (a host command's other forms: host.commands)
 WRITTEN = {"timeup": "time up"}
+
+
+def aliases() -> dict[str, str]:
+    """What players may type for a command instead of its name: "exit" for quit, "time up"."""
+    return {**typed_aliases(), **{written: name for name, written in WRITTEN.items()}}
 
 
 def written_usage(verb: Verb) -> str:
@@ -118,7 +95,7 @@ def written_usage(verb: Verb) -> str:
 
 def normalise(line: str) -> str:
     words = " ".join(line.split())
-    for phrase, replacement in ALIASES.items():
+    for phrase, replacement in aliases().items():
         if words.casefold() == phrase or words.casefold().startswith(phrase + " "):
             return replacement + words[len(phrase):]
     return words
@@ -327,13 +304,6 @@ class Session:
         self.adapter = config.adapter or adapter_for(config.match.state.game)
         self.private = config.private
         self.refusals = Refusals()
-        #: the host's commands bound to their handlers (a game's moves are bound in its `moves`)
-        self._host_commands: dict[str, Callable[[str], bool | None]] = {
-            "help": self._cmd_help, "repeat": self._cmd_repeat, "score": self._cmd_score, "turn": self._cmd_turn,
-            "time": self._cmd_time, "say": self._cmd_say, "grid": self._cmd_grid, "private": self._cmd_private,
-            "link": self._cmd_link, "phones": self._cmd_phones, "rate": self._cmd_rate, "verbosity": self._cmd_verbosity, "undo": self._cmd_undo,
-            "quit": self._cmd_quit,
-        }
         self._over_before = False  # resumed after its end: waiting for an undo to open it again
         #: why a secret move typed at the shared screen was refused, kept for its player's 'private'
         self._held: dict[str, list[str]] = {}
@@ -408,7 +378,7 @@ class Session:
         if verb.casefold() == "undo" and rest.strip().casefold() not in YES:
             self._ask_undo()
             return True
-        if verb.casefold() in self._host_commands:
+        if verb.casefold() in HANDLERS:
             return self.perform(HostRequest(verb.casefold(), rest.strip()))
         read = self.adapter.reading(self.state, command)
         if read is not None:  # what is on the table, read out again (a Dixit card told in words)
@@ -431,9 +401,9 @@ class Session:
         """Carry out a command understood already (a spoken one); False when the players want to stop."""
         match command:
             case HostRequest(name, rest):
-                if name not in self._host_commands:  # a game's own host line, "read card 2": as typed
+                if name not in HANDLERS:  # a game's own host line, "read card 2": as typed
                     return self.handle(f"{name} {rest}")
-                return self._host_commands[name](rest) is not False
+                return HANDLERS[name](self, rest) is not False
             case Action():
                 self.play(command)
         return True
@@ -758,6 +728,7 @@ class Session:
         self.out.note(f"Game {self.game_id} is over and saved.")
 
     # host commands: each takes the rest of the line and returns False to stop the session
+    @handles("help")
     def _cmd_help(self, rest: str) -> None:
         """What can be typed now: this game's commands of the moment and the host's that only
         make sense now ('say' while a story is told, 'private' while a player without a phone
@@ -765,11 +736,11 @@ class Session:
         legal = {choice.action.verb for choice in self.state.legal_actions()} - self.without
         now = [(written_usage(verb), verb.help) for name, verb in self.state.verbs.items() if name in legal]
         telling = self._telling()
-        commands = host_commands(self.adapter, phones=self.private is not None)
-        current = [command for command in commands if command.name in WHILE_TELLING and telling
-                   or command.name == "private" and self._secrets_to_read()]
+        commands = offered(self.adapter.commands, phones=self.private is not None)
+        current = [command for command in commands if command.current == "telling" and telling
+                   or command.current == "secrets" and self._secrets_to_read()]
         now += [*self.adapter.readings(self.state), *((command.usage, command.help) for command in current)]
-        always = [command for command in commands if command.name not in WHILE_TELLING and command not in current]
+        always = [command for command in commands if command.current != "telling" and command not in current]
         if self.preferences.verbosity == "brief":
             self.out.note(f"Now: {', '.join(usage.removesuffix('...') for usage, _ in now) or 'nothing'}.")
             self.out.note(f"Also: {', '.join(command.name for command in always)}.")
@@ -792,21 +763,25 @@ class Session:
         return bool(self.state.secret_input() or self.state.secret_words() or any(
             self.state.secrets(player) and not self._has_screen(player) for player in self.state.players))
 
+    @handles("repeat")
     def _cmd_repeat(self, rest: str) -> None:
         for line in self.out.last or [self.state.status()]:
             self.out.note(line)
 
+    @handles("score")
     def _cmd_score(self, rest: str) -> None:
         report = self.state.score_report()
         for line in report[:1] if self.preferences.verbosity == "brief" else report:
             self.out.note(line)
 
+    @handles("turn")
     def _cmd_turn(self, rest: str) -> None:
         self.out.note(self.state.status())
         step = self._typing_guide()
         if step is not None:
             self.out.note(step[1])
 
+    @handles("time")
     def _cmd_time(self, rest: str) -> None:
         left = self.clock.left()
         if left is None:
@@ -814,6 +789,7 @@ class Session:
         else:
             self.out.note(f"{left:.0f} seconds left.")
 
+    @handles("say")
     def _cmd_say(self, rest: str) -> None:
         if self.listener is None:
             self.out.note("'say' is for telling a Stories! story.")
@@ -827,9 +803,11 @@ class Session:
                     break
                 self.play(action, heard=True)
 
+    @handles("grid")
     def _cmd_grid(self, rest: str) -> None:
         self.out.note(self.adapter.grid(self.state, rest) or "This game has no grid of tiles.")
 
+    @handles("private")
     def _cmd_private(self, rest: str) -> None:
         """A player's secrets: on their phone if they have one; else at the terminal after a key
         press, cleared at the next (only printed in a script). Never spoken."""
@@ -853,6 +831,7 @@ class Session:
             for line in lines:
                 self.out.write(line)
 
+    @handles("link")
     def _cmd_link(self, rest: str) -> None:
         """A new private link for a player who lost theirs; the link itself is never shown here."""
         if self.private is None:
@@ -868,12 +847,14 @@ class Session:
             return
         self.out.note(f"{player}'s link was renewed; {player}, join again at {self.private.renew(player)}")
 
+    @handles("phones")
     def _cmd_phones(self, rest: str) -> None:
         if self.private is None:
             self.out.note("There are no phones in this game: play it with --companion.")
             return
         self.private.invite(self.out)
 
+    @handles("rate")
     def _cmd_rate(self, rest: str) -> None:
         """'rate slower', 'rate faster' or 'rate N' (words a minute), remembered for next time."""
         before = self.preferences.rate
@@ -890,6 +871,7 @@ class Session:
         self.preferences.rate = rate
         self._remember(f"Speech rate {rate} words a minute.")
 
+    @handles("verbosity")
     def _cmd_verbosity(self, rest: str) -> None:
         """'verbosity brief|normal|detailed', remembered for next time."""
         if rest.casefold() not in ("brief", "normal", "detailed"):
@@ -930,6 +912,7 @@ class Session:
             self.out.note("Nothing was undone.")
         return answer not in ("no", "n")
 
+    @handles("undo")
     def _cmd_undo(self, rest: str) -> None:
         """Take back the last move, saying whose it is (typed, 'yes' came after the question;
         spoken, the voice asked yes or no first)."""
@@ -951,7 +934,11 @@ class Session:
         what = move_noun(action.verb, action.args[0] if public else None)
         return f"{player}'s {what}" if player else f"the {what}"
 
+    @handles("quit")
     def _cmd_quit(self, rest: str) -> bool:
         self.out.note(f"Game {self.game_id} stays over." if self.state.is_over() else
                       f"Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it.")
         return False
+
+
+check_handled(HANDLERS)

@@ -9,12 +9,7 @@ context (`set_context`: the story card's sentence that a story continues), a rec
 decode a finished utterance once more as a whole (Whisper) also gives that second opinion, as a
 `confirmed` hypothesis after the utterance's final one: its consumer reconciles the two.
 
-`open_recognizer` picks the adapters. By default, and with "whisper", free speech (stories,
-clues, readings) goes to Whisper with the models bundled in pip packages (nothing to download:
-tiny.en streams English, base confirms it; see models.locate), and phrase lists (commands) to a recognizer that takes a closed grammar: Vosk when an English
-Vosk model is found, else PocketSphinx, whose US English model ships inside its wheel (see
-host/speech/split_recognizer.py). "vosk" or "pocketsphinx" use that one recognizer for both. Every model
-storyhost installed or pinned is checked against its recorded checksums before it is loaded.
+The recognizers `--asr` chooses from, and how each is opened: host/speech/registry.py.
 """
 from __future__ import annotations
 
@@ -24,12 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from models import DamagedModel, ModelError, ModelNotFound, check_before_loading, find_model, found_at, locate_whisper
-from models.locate import layout_problem, locate_confirming
+from models import ModelNotFound, find_model
 from nlp.ticks import HeardWord
 
 SAMPLE_RATE = 16000
-KINDS = ("whisper", "vosk", "pocketsphinx")
 
 
 @dataclass(frozen=True)
@@ -122,11 +115,6 @@ class UnknownWords(RecognizerError):
         self.words = tuple(words)
 
 
-class UnknownRecognizer(RecognizerError, ValueError):
-    def __init__(self, kind: str):
-        super().__init__(f"There is no recognizer called '{kind}': choose {' or '.join(KINDS)}.")
-
-
 def check_rate(name: str, expected: int, got: int) -> None:
     if got != expected:
         raise WrongSampleRate(name, expected, got)
@@ -159,76 +147,3 @@ def find_vosk_model() -> Path | None:
         return find_model("en")
     except ModelNotFound:
         return None
-
-
-def open_recognizer(
-    kind: str | None = None,
-    model: Path | str | None = None,
-    sample_rate: int = SAMPLE_RATE,
-    *,
-    confirming: Path | str | None = None,
-    live: bool = False,
-) -> Recognizer:
-    """A recognizer of `kind` for audio at `sample_rate`: "whisper" (None: the same) is Whisper
-    for free speech and, for phrase lists, Vosk when an English Vosk model is found, else
-    PocketSphinx; "vosk" and "pocketsphinx" are that one recognizer for both. `model` is a
-    Whisper or a Vosk model folder, or a Whisper model's name ("base"); without `kind`, what the
-    folder holds chooses. `confirming` is the Whisper model of the confirming pass (default:
-    `model` when given, else base: models.locate.locate_confirming). `live`: the audio comes at
-    its own pace (a microphone), and Whisper's confirmations run beside the stream, on a thread
-    of their own; else between chunks, so that a file is always heard the same way."""
-    if kind not in (None, *KINDS):
-        raise UnknownRecognizer(str(kind))
-    model = None if model is None else Path(model)
-    if kind is None:
-        kind = "vosk" if model is not None and layout_problem(model) is None else "whisper"
-    try:
-        if kind == "pocketsphinx":
-            if model is not None:
-                raise RecognizerError("PocketSphinx uses its bundled model: drop --model, or use --asr vosk or whisper.")
-            return _pocketsphinx(sample_rate)
-        if kind == "vosk":
-            folder = model or find_vosk_model()
-            if folder is None:
-                raise MissingModel(
-                    "No Vosk model folder given: set VOSK_MODEL_PATH or pass --model to a model "
-                    "folder, or use --asr whisper."
-                )
-            return _vosk(folder, sample_rate)
-        return _whisper(model, None if confirming is None else Path(confirming), sample_rate, live)
-    except ModelNotFound as error:
-        raise MissingModel(str(error)) from error
-    except DamagedModel as error:
-        raise BrokenModel(str(error)) from error
-    except ModelError as error:
-        raise RecognizerError(str(error)) from error
-
-
-def _pocketsphinx(sample_rate: int, loose: bool = True) -> Recognizer:
-    from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-
-    return PocketSphinxRecognizer(sample_rate, loose)
-
-
-def _vosk(folder: Path, sample_rate: int) -> Recognizer:
-    from host.speech.vosk_recognizer import VoskRecognizer
-
-    if folder.is_dir():
-        check_before_loading(found_at(folder, "vosk"))
-    return VoskRecognizer(folder, sample_rate)
-
-
-def _whisper(model: Path | None, confirming: Path | None, sample_rate: int, live: bool) -> Recognizer:
-    from host.speech.split_recognizer import SplitRecognizer
-    from host.speech.whisper_recognizer import WhisperRecognizer
-
-    found = locate_whisper(model)
-    check_before_loading(found)
-    confirmer = locate_confirming(confirming or model)
-    if confirmer.path != found.path:
-        check_before_loading(confirmer)
-    grammar_model = find_vosk_model()
-    # Whisper makes the loose pass of the grammar's utterances (host/speech/split_recognizer.py)
-    grammar = _pocketsphinx(sample_rate, loose=False) if grammar_model is None else _vosk(grammar_model, sample_rate)
-    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live)
-    return SplitRecognizer(whisper, grammar)

@@ -26,7 +26,8 @@ from host.voice.phrases import NO, SLOT, YES, GameVoice, Names, Phrase, host_lin
 from nlp.commands import alike, spelled, spoken, understand
 from nlp.ticks import HeardWord
 
-HELP_WORDS = ("what can i say", "help")
+#: the host command whose phrases ("what can I say") are answered here, with the phrases of the moment
+HELP = "help"
 #: how alike by sound the first words of free speech must be to the prefix word to stand for it
 #: (festival's "host" heard as "hester" 0.6, "has to" 0.6, "past" 0.5; "the" 0.29)
 PREFIX_ALIKE = 0.5
@@ -163,7 +164,7 @@ class VoiceControl:
             self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
             return []
         phrase = allowed[self._unprefixed(understood.phrase) if prefixed else understood.phrase]
-        if phrase.words in HELP_WORDS:
+        if phrase.line == HELP:
             self._list(state)
             return []
         if phrase.dictation is not None:

@@ -1,7 +1,8 @@
 """What the players can say now: spoken phrases for every legal action and host command.
 
 Each phrase stands for a typed command line, so voice and keyboard end in the same place (the
-session's `handle`). The phrases of a game's moves come from its adapter (`GameVoice`). Phrases
+session's `handle`). The phrases of a game's moves come from its adapter (`GameVoice`), those of the host's commands
+from their table (`host.commands`). Phrases
 are spelled the way the recognizer spells words (`nlp.commands.spoken`); a phrase with a letter
 can also be said with the spelling alphabet ("flip bravo three"). A phrase that needs free words after it (a Dixit clue, a Stories! term) is a dictation: the next
 utterance is heard as free speech and completes the line.
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.base import Action, GameState
+from host.commands import HostPhrase, host_phrases
 from nlp.commands import spelled, spoken
 
 #: the slot a dictation's words fill in its line
@@ -34,22 +36,6 @@ class Phrase:
     dictation: str | None = None
 
 
-#: a host command said aloud: (phrases, line, confirm)
-HostPhrase = tuple[tuple[str, ...], str, bool]
-#: at any time
-HOST_PHRASES: tuple[HostPhrase, ...] = (
-    (("what can i say", "help"), "help", False),
-    (("repeat", "say again"), "repeat", False),
-    (("score", "scores", "what is the score"), "score", False),
-    (("whose turn", "whose turn is it"), "turn", False),
-    (("undo", "take that back"), "undo", True),
-    (("slower", "speak slower"), "rate slower", False),
-    (("faster", "speak faster"), "rate faster", False),
-    (("brief", "be brief"), "verbosity brief", False),
-    (("normal", "normal detail"), "verbosity normal", False),
-    (("detailed", "more detail"), "verbosity detailed", False),
-    (("quit", "stop the game"), "quit", True),
-)
 YES = ("yes", "yes please", "correct", "right")
 NO = ("no", "cancel", "wrong")
 
@@ -67,7 +53,9 @@ class Names:
 class GameVoice(Protocol):
     """What voice control needs of one game (its adapter in `host.adapters` provides it)."""
 
-    #: spoken host commands only this game has
+    #: the host commands this game offers beyond those of every game (host.commands)
+    commands: frozenset[str]
+    #: spoken lines of this game's own beyond its moves and the host commands (a card read again)
     host_phrases: tuple[HostPhrase, ...]
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
@@ -79,7 +67,7 @@ class GameVoice(Protocol):
 
 def host_lines(game: GameVoice) -> frozenset[str]:
     """The lines of host commands in `game`, which are not moves of the game."""
-    return frozenset(line for _, line, _ in HOST_PHRASES + game.host_phrases)
+    return frozenset(line for _, line, _ in _spoken(game))
 
 
 def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
@@ -90,10 +78,15 @@ def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
             continue
         for phrase in game.phrases(choice.action, names):
             out.setdefault(phrase.words, phrase)
-    for words, line, confirm in HOST_PHRASES + game.host_phrases:
+    for words, line, confirm in _spoken(game):
         for said in words:
             out.setdefault(said, Phrase(said, line, confirm))
     return list(out.values())
+
+
+def _spoken(game: GameVoice) -> tuple[HostPhrase, ...]:
+    """The spoken host commands of `game`, then its own spoken lines."""
+    return host_phrases(game.commands) + game.host_phrases
 
 
 def each(words: tuple[str, ...], line: str, confirm: bool = False, dictation: str | None = None) -> Iterator[Phrase]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host.speech.recognizer import open_recognizer
+from host.speech.registry import open_recognizer
 from tests.audio.pulse import MIC, MicFeeder, PulseAudio
 from tests.audio.test_live_round import LiveHost
 from tests.audio.voice_player import NotHeard, VoicePlayer, _after, _number

@@ -39,7 +39,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from host.audio.sources import FileSource  # noqa: E402
-from host.speech.recognizer import KINDS, Hypothesis, Recognizer, find_vosk_model, open_recognizer, phrase_words  # noqa: E402
+from host.speech.recognizer import Hypothesis, Recognizer, find_vosk_model, phrase_words  # noqa: E402
+from host.speech.registry import names, open_recognizer  # noqa: E402
 from tests.speech.audio import chunks, korean_vosk_model, read_pcm, seconds, synthesize  # noqa: E402
 
 LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")  # Debian pocketsphinx-testdata
@@ -216,12 +217,12 @@ def real_speech_errors(recognizer: Recognizer, recordings: list[tuple[Path, list
 
 def english_kinds(model: Path | None = None) -> list[str]:
     """The recognizers to measure for English: all, Vosk only when an English model is found."""
-    return [kind for kind in KINDS if kind != "vosk" or model or find_vosk_model()]
+    return [kind for kind in names() if kind != "vosk" or model or find_vosk_model()]
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
+    parser.add_argument("--asr", nargs="+", choices=names(), help="recognizers (default: every English one installed)")
     parser.add_argument("--model", type=Path, help="Whisper model (a name or folder) or Vosk model folder (English)")
     parser.add_argument("--confirming", type=Path, help="the Whisper model that confirms (a name or folder)")
     parser.add_argument("--asterisk-every", type=int, default=3, metavar="N", help="every Nth Asterisk prompt (default 3)")

@@ -71,7 +71,8 @@ import nlp.ticks
 from host.audio.sources import FileSource
 from host.adapters.audio_referee import TimedEvent, referee_heard
 from host.speech.hearing import Heard
-from host.speech.recognizer import KINDS, Hypothesis, Recognizer, RecognizerError, open_recognizer, phrase_words
+from host.speech.recognizer import Hypothesis, Recognizer, RecognizerError, phrase_words
+from host.speech.registry import names, open_recognizer
 from nlp import ReconcilingTracker, TermReferee, TickTracker, load_referee
 from tests.benchmarks.bench_asr import english_kinds, word_errors
 from tests.benchmarks.bench_whisper_stream import tune
@@ -590,7 +591,7 @@ def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: Term
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
+    parser.add_argument("--asr", nargs="+", choices=names(), help="recognizers (default: every English one installed)")
     parser.add_argument("--voices", nargs="+", choices=VOICES, default=list(VOICES), help="voices (default: all)")
     parser.add_argument("--model", help="Whisper model (a name or folder; default: the default) or Vosk model folder")
     parser.add_argument("--confirming", help="the Whisper model that confirms (a name or folder; default: the default)")

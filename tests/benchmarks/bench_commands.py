@@ -57,7 +57,8 @@ from games.stories import StoriesState  # noqa: E402
 from host.adapters.base import adapter_for  # noqa: E402
 from host.cli.catalog import make  # noqa: E402
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer  # noqa: E402
-from host.speech.recognizer import Hypothesis, Recognizer, open_recognizer  # noqa: E402
+from host.speech.recognizer import Hypothesis, Recognizer  # noqa: E402
+from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.decks import load_tale  # noqa: E402
 from host.voice.control import Question, VoiceControl  # noqa: E402
 from host.voice.phrases import NO, YES, Names, Phrase, host_lines  # noqa: E402

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.speech.recognizer import KINDS  # noqa: E402
+from host.speech.registry import names  # noqa: E402
 from tests.audio.pulse import PulseAudio  # noqa: E402
 from tests.audio.test_live_round import NARRATION, SETUP, LiveHost, festival  # noqa: E402
 from tests.benchmarks.bench_asr import english_kinds  # noqa: E402
@@ -61,7 +61,7 @@ def one_round(pulse: PulseAudio, folder: Path, narration: Path, asr: str) -> dic
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--asr", nargs="+", choices=KINDS, help="recognizers (default: every English one installed)")
+    parser.add_argument("--asr", nargs="+", choices=names(), help="recognizers (default: every English one installed)")
     args = parser.parse_args()
     kinds = args.asr or english_kinds()
     if len(kinds) > 1:  # ru_maxrss of children is the largest child's: one process per recognizer

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.speech.recognizer import open_recognizer  # noqa: E402
+from host.speech.registry import open_recognizer  # noqa: E402
 from nlp.ticks import PAUSE  # noqa: E402
 from tests.speech.audio import read_pcm, stream, synthesize  # noqa: E402
 

@@ -16,7 +16,8 @@ from games.base import Match
 from host.cli.catalog import make
 from host.storage.decks import load_opening_cards, load_tale
 from host.session.inputs import ScriptSource
-from host.session.session import HOST_COMMANDS, Session, SessionConfig, TextOutput, normalise
+from host.commands import HOST_COMMANDS
+from host.session.session import HANDLERS, Session, SessionConfig, TextOutput, normalise
 from host.storage.store import GameStore
 
 #: reproducible in CI: a fixed derandomized search, no example database, no time limit per case
@@ -79,9 +80,9 @@ class Table:
         return list(self.store.actions(self.session.game_id))
 
 
-def host_command(session: Session, line: str) -> bool:
+def host_command(line: str) -> bool:
     verb = normalise(line).partition(" ")[0].casefold()
-    return verb in session._host_commands
+    return verb in HANDLERS
 
 
 def one_line_or_taken(table: Table, line: str) -> None:
@@ -97,7 +98,7 @@ def one_line_or_taken(table: Table, line: str) -> None:
     if session.match.log != log:
         return
     assert session.state.view(None) == view and table.saved() == saved
-    if normalise(line) and not host_command(session, line):
+    if normalise(line) and not host_command(line):
         assert len(table.printed) == 1, f"a refusal is one line: {table.printed!r}"
         assert len(table.printed[0]) <= 400, f"a refusal is short: {len(table.printed[0])} characters"
 

@@ -14,10 +14,9 @@ from host.speech.recognizer import (
     BrokenModel,
     MissingModel,
     RecognizerError,
-    UnknownRecognizer,
-    open_recognizer,
     phrase_words,
 )
+from host.speech.registry import UnknownRecognizer, open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
 from models import locate_whisper

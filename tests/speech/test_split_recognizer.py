@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.speech.recognizer import UnknownWords, open_recognizer
+from host.speech.recognizer import UnknownWords
+from host.speech.registry import open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream

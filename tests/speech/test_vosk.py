@@ -19,8 +19,8 @@ from host.speech.recognizer import (
     MissingModel,
     UnknownWords,
     WrongSampleRate,
-    open_recognizer,
 )
+from host.speech.registry import open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.vosk_recognizer import VoskRecognizer
 from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream

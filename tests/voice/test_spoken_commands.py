@@ -14,7 +14,8 @@ import pytest
 from games.base import Action, GameState
 from host.adapters.base import adapter_for
 from host.cli import transcribe
-from host.speech.recognizer import Hypothesis, Recognizer, open_recognizer
+from host.speech.recognizer import Hypothesis, Recognizer
+from host.speech.registry import open_recognizer
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
 from tests.speech.audio import finals, read_pcm, stream, synthesize, write_pcm

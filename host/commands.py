@@ -1,0 +1,138 @@
+"""The host's own commands (help, repeat, score, undo, ...), in one table: what each is called,
+typed and said, its help, and when it is offered. Help, hints, the typed aliases and the spoken
+phrases (`host.voice.phrases`) are read from it; the session binds each to its handler
+(`host.session.session.handles`), and the two are checked against each other when the session
+is imported; each game's adapter is checked against it when registered (`check_game`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+#: a command said aloud: (ways of saying it, the line it stands for, ask yes or no first)
+HostPhrase = tuple[tuple[str, ...], str, bool]
+#: when a command is listed among those of the moment in help, rather than among those of any time
+Current = Literal["telling", "secrets"]
+
+
+@dataclass(frozen=True)
+class HostCommand:
+    """A command of the host rather than of a game."""
+
+    usage: str
+    help: str
+    #: the ways of saying it; each line starts with the command's name
+    said: tuple[HostPhrase, ...] = ()
+    #: other things players type for it ("exit" for quit)
+    typed: tuple[str, ...] = ()
+    #: offered only in the games whose adapter lists it among its `commands`
+    per_game: bool = False
+    #: offered only in a game played with phones
+    phones: bool = False
+    #: in help, a command of the moment: while a story is told, or while secrets are entered or
+    #: kept by a player without a phone
+    current: Current | None = None
+
+    @property
+    def name(self) -> str:
+        return self.usage.split()[0]
+
+
+HOST_COMMANDS: tuple[HostCommand, ...] = (
+    HostCommand("help", "the commands of the moment, then these", said=((("what can i say", "help"), "help", False),)),
+    HostCommand("repeat", "the last announcement again", said=((("repeat", "say again"), "repeat", False),)),
+    HostCommand("score", "the scores, and how the last points were scored", typed=("scores",),
+                said=((("score", "scores", "what is the score"), "score", False),)),
+    HostCommand("turn", "where the game stands and what to do now", typed=("whose turn", "status"),
+                said=((("whose turn", "whose turn is it"), "turn", False),)),
+    HostCommand("undo", "take back the last move, once you have heard whose it is and said yes",
+                said=((("undo", "take that back"), "undo", True),)),
+    HostCommand(
+        "private NAME", "read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at the "
+        "next, never spoken", per_game=True, current="secrets",
+    ),
+    HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
+    HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
+    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling"),
+    HostCommand("time", "the time left in the story", per_game=True, current="telling",
+                said=((("time left", "how much time"), "time", False),)),
+    HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
+                per_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
+    HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute", said=(
+        (("slower", "speak slower"), "rate slower", False),
+        (("faster", "speak faster"), "rate faster", False),
+    )),
+    HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed", said=(
+        (("brief", "be brief"), "verbosity brief", False),
+        (("normal", "normal detail"), "verbosity normal", False),
+        (("detailed", "more detail"), "verbosity detailed", False),
+    )),
+    HostCommand("quit", "stop; 'storyhost resume' continues the game", typed=("exit",),
+                said=((("quit", "stop the game"), "quit", True),)),
+)
+
+
+def check(commands: tuple[HostCommand, ...]) -> dict[str, HostCommand]:
+    """The commands by name; ValueError for a table that help and voice could not offer as it
+    stands: a name twice, a typed or said form claimed twice, a phrase that says another command."""
+    by_name: dict[str, HostCommand] = {}
+    claimed: dict[str, str] = {}  # a typed alias or a spoken phrase -> its command
+    for command in commands:
+        if command.name in by_name or command.name != command.name.lower():
+            raise ValueError(f"Host command {command.name!r}: each needs a lowercase name of its own.")
+        if not command.help:
+            raise ValueError(f"Host command {command.name!r} needs its help.")
+        by_name[command.name] = command
+        forms = [*command.typed, *(way for ways, line, _ in command.said for way in ways)]
+        for ways, line, _ in command.said:
+            if line.split()[0] != command.name:
+                raise ValueError(f"Host command {command.name!r}: its phrases {ways} stand for '{line}', another command.")
+        for form in forms:
+            if claimed.setdefault(form, command.name) != command.name:
+                raise ValueError(f"'{form}' is said or typed for both {claimed[form]!r} and {command.name!r}.")
+    return by_name
+
+
+check(HOST_COMMANDS)
+
+
+def check_handled(handlers: Iterable[str]) -> None:
+    """ValueError unless the commands with a handler are those of the table, each once."""
+    handled, listed = set(handlers), set(check(HOST_COMMANDS))
+    if handled != listed:
+        raise ValueError(f"Host commands without a handler: {sorted(listed - handled)}; "
+                         f"handlers without a command: {sorted(handled - listed)}.")
+
+
+def offered(game_commands: Iterable[str], phones: bool = True) -> list[HostCommand]:
+    """The host commands of a game whose adapter offers `game_commands` (`phones`: played with phones)."""
+    chosen = set(game_commands)
+    return [command for command in HOST_COMMANDS
+            if (not command.per_game or command.name in chosen) and (phones or not command.phones)]
+
+
+def typed_aliases() -> dict[str, str]:
+    """What players may type for a host command instead of its name ("exit" -> "quit")."""
+    return {alias: command.name for command in HOST_COMMANDS for alias in command.typed}
+
+
+def host_phrases(game_commands: Iterable[str]) -> tuple[HostPhrase, ...]:
+    """The spoken host commands of a game whose adapter offers `game_commands`: those of every
+    game first, then the game's own."""
+    commands = offered(game_commands)
+    return tuple(phrase for group in ([c for c in commands if not c.per_game], [c for c in commands if c.per_game])
+                 for command in group for phrase in command.said)
+
+
+def check_game(game: str, game_commands: frozenset[str], game_phrases: tuple[HostPhrase, ...]) -> None:
+    """ValueError unless a game's adapter offers only per-game host commands, and its own spoken
+    lines say only what it reads out or a host command it offers (a grid's lines)."""
+    by_name = check(HOST_COMMANDS)
+    for name in game_commands:
+        if name not in by_name or not by_name[name].per_game:
+            raise ValueError(f"{game} offers the host command '{name}', which is no host command a game may offer.")
+    for ways, line, _ in game_phrases:
+        command = by_name.get(line.split()[0])
+        if command is not None and command.name not in game_commands:
+            raise ValueError(f"{game}'s phrases {ways} say '{line}', a host command {game} does not offer.")
