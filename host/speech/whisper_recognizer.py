@@ -85,6 +85,8 @@ CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word a
 LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
 PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
 HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's window
+MERGE_WHEN_BUSY = 1  # finished utterances wait for a busy confirming thread, to be decoded together
+CONFIRM_WINDOW = 30  # seconds: a confirmation's shortest encoder window (30: Whisper's full window)
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
@@ -446,15 +448,23 @@ class WhisperRecognizer:
 
     def _confirm_due(self) -> list[Hypothesis]:
         """Confirmations run as soon as the speaker is quiet, or once one has waited CONFIRM_WAIT
-        for a pause (then every one waiting runs, in order)."""
+        for a pause (then every one waiting runs, in order). While the confirming thread is still
+        busy, they wait for it, to be decoded together: one window for all (unless they would no
+        longer fit in it)."""
         if not self._jobs:
             return []
         waited = self._vad_at - self._jobs[0].closed_at
         quiet = not self._speaking or self._quiet_since is not None
         if not quiet and waited < CONFIRM_WAIT * self.sample_rate:
             return []
+        if MERGE_WHEN_BUSY and self._confirmer.busy and not self._overflowing():
+            return []
         jobs, self._jobs = self._jobs, []
         return self._confirm(jobs)
+
+    def _overflowing(self) -> bool:
+        """Whether the waiting jobs' audio is about to outgrow the recent audio kept (HISTORY)."""
+        return self._vad_at / self.sample_rate - self._jobs[0].start > HISTORY - 2 * CONFIRM_WAIT
 
     def _confirm(self, jobs: list[_Confirmation]) -> list[Hypothesis]:
         """The jobs to the confirmer; what it already confirmed (on this thread). The window costs
@@ -524,14 +534,14 @@ class WhisperRecognizer:
         of a two-word command ("c one" heard as "Thank you.")."""
         check_pcm(pcm)
         audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
-        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, prompt, full=False)
+        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, prompt, MIN_WINDOW)
         return tuple(word.heard() for word in words)
 
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
         prompt = (self._context or None) if STREAM_PROMPT else None  # the card's sentence
-        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
+        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, MIN_WINDOW)
 
 
 class _Confirmer:
@@ -568,6 +578,11 @@ class _Confirmer:
         self._todo.put(batch)
         self._waiting += 1
         return []
+
+    @property
+    def busy(self) -> bool:
+        """Whether the thread is decoding or has batches waiting."""
+        return self._background and (self._decoding.locked() or not self._todo.empty())
 
     def collect(self, wait: bool) -> list[Hypothesis]:
         """The confirmations done on the thread (with `wait`, all of those on their way)."""
@@ -610,7 +625,7 @@ class _Confirmer:
             self._heard_story, self._said = batch.story, []
         _give_back_memory()
         words = [] if not len(batch.audio) else _transcribe(
-            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), full=True
+            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), CONFIRM_WINDOW
         )
         _give_back_memory()
         words = [w for w in words if w.start < batch.end - LATE_START]
@@ -645,11 +660,11 @@ class _Batch:
 
 
 def _transcribe(
-    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
+    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, window: float
 ) -> list[_Word]:
     """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
-    the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
-    model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
+    the encoder sees the audio and PADDING, at least `window` seconds (at most Whisper's 30)."""
+    model.frames = min(3000, max(round(window * 100), math.ceil(len(audio) / 160 + PADDING * 100)))
     segments, _ = model.transcribe(
         audio,
         language="en",
