@@ -32,7 +32,8 @@ as a whole (`_Confirmer`): Whisper's full window and a wider beam, the card and 
 confirmed sentences as the prompt. The stream misses words the model hears that way (on the
 spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base confirming).
 Confirmations run on the caller's thread, between chunks (deterministic: files), or on a thread
-of their own (`background`: a microphone), so that they never hold the stream up.
+of their own (`background`: a microphone), so that they never hold the stream up; utterances that
+finish while that thread is busy wait for it and go together, in one window.
 
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
@@ -85,8 +86,16 @@ CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word a
 LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
 PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
 HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's window
-MERGE_WHEN_BUSY = 1  # finished utterances wait for a busy confirming thread, to be decoded together
-CONFIRM_WINDOW = 30  # seconds: a confirmation's shortest encoder window (30: Whisper's full window)
+# finished utterances wait for a busy confirming thread, to be decoded together (live, every 9th
+# story, load 5-10: a confirmation's added tick p95 slt+talk 21.8 s against 36.8, slt 10.6 / 11.4,
+# kal 4.1 / 3.9, joe 4.5 / 3.6: noisy, it helps most when furthest behind)
+MERGE_WHEN_BUSY = 1
+# seconds: a confirmation's shortest encoder window (30: Whisper's full window). The encoder's
+# window is most of a confirmation's cost and its beams' attention over it a live round's peak
+# memory. Measured (bench_audio_terms.py --every 9; bench_live.py): 15 s cut the CPU of stream +
+# confirmations by a third and the peak memory from 842 to 755 MB, but judged slt, kal, slt+talk
+# 0.965, 0.924, 0.676 against 0.971, 0.929, 0.688; 10 s heard a term in table talk that has none.
+CONFIRM_WINDOW = 30
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
