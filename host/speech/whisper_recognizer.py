@@ -32,7 +32,8 @@ as a whole (`_Confirmer`): Whisper's full window and a wider beam, the card and 
 confirmed sentences as the prompt. The stream misses words the model hears that way (on the
 spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base confirming).
 Confirmations run on the caller's thread, between chunks (deterministic: files), or on a thread
-of their own (`background`: a microphone), so that they never hold the stream up.
+of their own (`background`: a microphone), so that they never hold the stream up; utterances that
+finish while that thread is busy wait for it and go together, in one window.
 
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
@@ -85,6 +86,16 @@ CONFIRM_MARGIN = 0.4  # seconds of audio kept before an utterance's first word a
 LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
 PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
 HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's window
+# finished utterances wait for a busy confirming thread, to be decoded together (live, every 9th
+# story, load 5-10: a confirmation's added tick p95 slt+talk 21.8 s against 36.8, slt 10.6 / 11.4,
+# kal 4.1 / 3.9, joe 4.5 / 3.6: noisy, it helps most when furthest behind)
+MERGE_WHEN_BUSY = 1
+# seconds: a confirmation's shortest encoder window (30: Whisper's full window). The encoder's
+# window is most of a confirmation's cost and its beams' attention over it a live round's peak
+# memory. Measured (bench_audio_terms.py --every 9; bench_live.py): 15 s cut the CPU of stream +
+# confirmations by a third and the peak memory from 842 to 755 MB, but judged slt, kal, slt+talk
+# 0.965, 0.924, 0.676 against 0.971, 0.929, 0.688; 10 s heard a term in table talk that has none.
+CONFIRM_WINDOW = 30
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
@@ -446,15 +457,23 @@ class WhisperRecognizer:
 
     def _confirm_due(self) -> list[Hypothesis]:
         """Confirmations run as soon as the speaker is quiet, or once one has waited CONFIRM_WAIT
-        for a pause (then every one waiting runs, in order)."""
+        for a pause (then every one waiting runs, in order). While the confirming thread is still
+        busy, they wait for it, to be decoded together: one window for all (unless they would no
+        longer fit in it)."""
         if not self._jobs:
             return []
         waited = self._vad_at - self._jobs[0].closed_at
         quiet = not self._speaking or self._quiet_since is not None
         if not quiet and waited < CONFIRM_WAIT * self.sample_rate:
             return []
+        if MERGE_WHEN_BUSY and self._confirmer.busy and not self._overflowing():
+            return []
         jobs, self._jobs = self._jobs, []
         return self._confirm(jobs)
+
+    def _overflowing(self) -> bool:
+        """Whether the waiting jobs' audio is about to outgrow the recent audio kept (HISTORY)."""
+        return self._vad_at / self.sample_rate - self._jobs[0].start > HISTORY - 2 * CONFIRM_WAIT
 
     def _confirm(self, jobs: list[_Confirmation]) -> list[Hypothesis]:
         """The jobs to the confirmer; what it already confirmed (on this thread). The window costs
@@ -524,14 +543,14 @@ class WhisperRecognizer:
         loses the words of a two-word command ("c one" heard as "Thank you.")."""
         check_pcm(pcm)
         audio = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
-        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, None, full=False)
+        words = _transcribe(self._model, audio, 0.0, WHOLE_BEAM, None, MIN_WINDOW)
         return tuple(word.heard() for word in words)
 
     def _decode(self, end: int) -> list[_Word]:
         """The buffer up to stream sample `end`, transcribed, without Whisper's inventions."""
         audio = self._audio[: end - self._audio_start]
         prompt = (self._context or None) if STREAM_PROMPT else None  # the card's sentence
-        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, full=False)
+        return _transcribe(self._model, audio, self._audio_start / self.sample_rate, BEAM, prompt, MIN_WINDOW)
 
 
 class _Confirmer:
@@ -568,6 +587,11 @@ class _Confirmer:
         self._todo.put(batch)
         self._waiting += 1
         return []
+
+    @property
+    def busy(self) -> bool:
+        """Whether the thread is decoding or has batches waiting."""
+        return self._background and (self._decoding.locked() or not self._todo.empty())
 
     def collect(self, wait: bool) -> list[Hypothesis]:
         """The confirmations done on the thread (with `wait`, all of those on their way)."""
@@ -610,7 +634,7 @@ class _Confirmer:
             self._heard_story, self._said = batch.story, []
         _give_back_memory()
         words = [] if not len(batch.audio) else _transcribe(
-            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), full=True
+            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), CONFIRM_WINDOW
         )
         _give_back_memory()
         words = [w for w in words if w.start < batch.end - LATE_START]
@@ -645,11 +669,11 @@ class _Batch:
 
 
 def _transcribe(
-    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, full: bool
+    model: _ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, window: float
 ) -> list[_Word]:
     """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
-    the encoder sees Whisper's full 30 s window, or (not `full`) the audio and PADDING."""
-    model.frames = 3000 if full else min(3000, max(MIN_WINDOW * 100, math.ceil(len(audio) / 160 + PADDING * 100)))
+    the encoder sees the audio and PADDING, at least `window` seconds (at most Whisper's 30)."""
+    model.frames = min(3000, max(round(window * 100), math.ceil(len(audio) / 160 + PADDING * 100)))
     segments, _ = model.transcribe(
         audio,
         language="en",

@@ -244,3 +244,24 @@ def test_confirmations_in_the_background_are_those_made_between_chunks(story, mo
     assert any(h.final for h in heard) and not confirmations([(0.0, h) for h in heard])  # confirming...
     background.reset()  # ...a story given up: what is on its way is dropped
     assert background.finish() == []
+
+
+def test_utterances_finished_while_the_confirming_thread_is_busy_are_confirmed_together(model, arctic, monkeypatch):
+    """The thread held busy (its lock taken) while both sentences finish: they wait for it, then go
+    in one decode, which still gives each its own confirmation."""
+    batches: list[int] = []
+    confirm = whisper_recognizer._Confirmer._confirm
+
+    def counted(self: whisper_recognizer._Confirmer, batch: whisper_recognizer._Batch) -> list[Hypothesis]:
+        batches.append(len(batch.starts))
+        return confirm(self, batch)
+
+    monkeypatch.setattr(whisper_recognizer._Confirmer, "_confirm", counted)
+    background = WhisperRecognizer(model, background=True)
+    background.set_context("When I was in the Arctic recently...")
+    with background._confirmer._decoding:
+        heard = [h for chunk in chunks(arctic) for h in background.accept(chunk)]
+    heard += background.finish()
+    streamed = [h for h in heard if h.final and not h.confirmed]
+    assert batches == [2] and len(streamed) == 2
+    assert [len(h.words) > 0 for h in heard if h.confirmed] == [True, True]
