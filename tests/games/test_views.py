@@ -7,9 +7,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
+import subprocess
+import sys
+import textwrap
 import types
 import typing
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,7 @@ from games.base import GameState, GameView
 from games.registry import registered
 from tests.games import toy
 
+ROOT = Path(__file__).resolve().parents[2]
 PLAIN = (str, int, bool, float, type(None))
 
 
@@ -76,3 +81,29 @@ class Loose(GameView):
 
 def test_the_check_finds_a_dict_or_any_anywhere() -> None:
     assert untyped_parts(Loose, "Loose") == ["Loose.nested.loose: dict[str, typing.Any]", "Loose.anything: typing.Any"]
+
+
+@pytest.mark.slow
+def test_mypy_refuses_a_misspelt_field_and_a_key(tmp_path: Path) -> None:
+    """What the host reads of a view is checked: a field that does not exist and a read by key are
+    type errors, a field that does is not."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(textwrap.dedent("""\
+        from games.base import GameState, view_of
+        from games.stories import StoriesView
+
+        def read(state: GameState) -> str:
+            view = view_of(state, None, StoriesView)
+            view.no_such_field
+            view["phase"]
+            return view.storyteller
+    """))
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(probe)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    errors = [line.split(": error: ", 1)[1] for line in checked.stdout.splitlines() if ": error: " in line]
+    assert errors == [
+        '"StoriesView" has no attribute "no_such_field"  [attr-defined]',
+        'Value of type "StoriesView" is not indexable  [index]',
+    ], checked.stdout
