@@ -93,7 +93,7 @@ class DixitAdapter(BasicAdapter):
                              "the storyteller.", (claim,), hand=hand)
         if isinstance(view, DescribedDixitView):
             return _described_turn(state, view, player, yours, hand)
-        view = view_of(state, player, PhysicalDixitView)
+        assert isinstance(view, PhysicalDixitView)  # the other mode
         if player == teller:
             return _telling(state, view)
         if phase == Phase.CARDS:
