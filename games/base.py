@@ -8,8 +8,9 @@ command (unknown verb, wrong number of words, an argument that names nothing) ra
 `MalformedCommand`, a well-formed one the rules refuse now an `IllegalMove`; both are
 `IllegalAction`s whose text is the player's message. The checks every game shares (verb known,
 its shape, the player, game over) are made here once; each game binds its verbs to handlers in
-its `moves` map. A `Match` keeps the append-only action log: undo and resume are a replay of
-that log from the settings. Each game module exports one `GameSpec` (`games.registry` finds it).
+its `moves` map. What a player may know is the game's own `GameView`, a frozen dataclass read by
+field. A `Match` keeps the append-only action log: undo and resume are a replay of that log from
+the settings. Each game module exports one `GameSpec` (`games.registry` finds it).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
 T = TypeVar("T")
+V = TypeVar("V", bound="GameView")
 
 
 class IllegalAction(ValueError):
@@ -299,6 +301,22 @@ def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], s
     return Action(verb.name, player, tuple(args))
 
 
+@dataclass(frozen=True)
+class GameView:
+    """What a player (or everyone) may know of a game now. Each game's view is a frozen subclass
+    defined beside its engine, with typed fields (its phase is the engine's `Phase`), so the host
+    reads fields that mypy checks instead of keys of a dict."""
+
+
+def view_of(state: GameState, player: str | None, kind: type[V]) -> V:
+    """`state.view(player)` as the view type its caller knows the game has: a host part made for
+    one game (its adapter) reads that game's fields. Another game's state is a bug (TypeError)."""
+    view = state.view(player)
+    if not isinstance(view, kind):
+        raise TypeError(f"The {state.game} game has no {kind.__name__}.")
+    return view
+
+
 #: a move's handler: the state, then the player (for a verb that takes one), then the arguments
 Handler = Callable[..., list[Event]]
 
@@ -402,8 +420,8 @@ class GameState(ABC):
         """Who won, once the game is over; None before."""
 
     @abstractmethod
-    def view(self, player: str | None) -> dict[str, Any]:
-        """What `player` may know now (None: what everyone may know). JSON-serialisable."""
+    def view(self, player: str | None) -> GameView:
+        """What `player` may know now (None: what everyone may know): the game's own view type."""
 
 
 @dataclass

@@ -14,7 +14,7 @@ its RULINGS where the rulebook is open.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from games.base import (
     Action,
@@ -46,6 +46,7 @@ from games.dixit_rules import (
     THREE_PLAYER_HAND_SIZE,
     Deal,
     DixitGame,
+    DixitView,
     Phase,
     as_sentence,
     count_cards,
@@ -57,6 +58,26 @@ OWNERS = ("needed", "every")
 #: the phases with the cards laid out, and those with the votes revealed
 ON_TABLE = (Phase.VOTE, Phase.REVEAL, Phase.OWNERS, Phase.OVER)
 VOTES_OPEN = (Phase.REVEAL, Phase.OWNERS, Phase.OVER)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A card laid out, by its number: whose it is once said (the storyteller's once known),
+    and who voted for it once all votes are in (None before)."""
+
+    number: int
+    owner: str | None
+    votes: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class PhysicalDixitView(DixitView):
+    """The physical cards: the cards laid out as the players told the host, the storyteller's
+    card once said, and the cards whose owner the score still needs."""
+
+    storyteller_card: int | None
+    positions: tuple[Position, ...]
+    owners_missing: tuple[int, ...]
 
 __all__ = [
     "CONTANDO_POINTS", "DECK_SIZE", "FOUND_POINTS", "HAND_SIZE", "MAX_PLAYERS", "MIN_PLAYERS", "OWNERS", "SHARED_POINTS",
@@ -331,20 +352,21 @@ class DixitState(DixitGame):
         vote = self.votes.get(player)
         return [] if vote is None else [f"Your vote: card {vote}."]
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None) -> PhysicalDixitView:
         """The table as everyone sees it; the votes only once all are in, except `player`'s own."""
         positions = []
         if self.phase in ON_TABLE:
             votes = self._voters_by_card() if self.phase in VOTES_OPEN else {}
             for number in self.numbers:
                 owner = self.storyteller if number == self.storyteller_card else self.owners.get(number)
-                positions.append({"number": number, "owner": owner, "votes": votes.get(number)})
-        return {
-            **self._seen(None if player is None else find_player(player, self.players)),
-            "storyteller_card": self.storyteller_card,
-            "positions": positions,
-            "owners_missing": self._missing_owners() if self.phase == Phase.OWNERS else [],
-        }
+                voters = votes.get(number)
+                positions.append(Position(number, owner, None if voters is None else tuple(voters)))
+        return PhysicalDixitView(
+            **vars(self._seen(None if player is None else find_player(player, self.players))),
+            storyteller_card=self.storyteller_card,
+            positions=tuple(positions),
+            owners_missing=tuple(self._missing_owners()) if self.phase == Phase.OWNERS else (),
+        )
 
     moves = {
         "storyteller": DixitGame._do_storyteller,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from games.base import (
@@ -25,12 +26,43 @@ from games.base import (
     most_points_wins,
 )
 from games.decks import DescribedCard, DescribedDeck
-from games.dixit_rules import STORYTELLER, DixitGame, Phase, as_sentence, count_cards, numbered
+from games.dixit_rules import STORYTELLER, DixitGame, DixitView, Phase, as_sentence, count_cards, numbered
 
 
-def card_face(card: DescribedCard) -> dict[str, Any]:
-    """A card told in words as a view gives it."""
-    return {"id": card.id, "title": card.title, "description": card.description, "brief": card.brief, "image": card.image}
+@dataclass(frozen=True)
+class LaidCard:
+    """A card laid out for the vote: its number on the table and the card, told in words."""
+
+    number: int
+    card: DescribedCard
+
+
+@dataclass(frozen=True)
+class RevealedCard(LaidCard):
+    """A card of the last turn's table once revealed: whose it was, who voted for it, and
+    whether it was the storyteller's."""
+
+    owner: str
+    votes: tuple[str, ...]
+    storyteller: bool
+
+
+@dataclass(frozen=True)
+class DescribedDixitView(DixitView):
+    """A deck told in words: its title; whether the clue was given aloud; who has given their
+    cards (never which); the cards laid out for the vote, and the last turn's table revealed. In a
+    player's own view (empty in everyone's): their `hand`, the storyteller's `pick`, the cards
+    they gave (`my_given`, by id) and the numbers of their cards on the table (`my_cards`)."""
+
+    deck: str
+    clue_aloud: bool
+    given: tuple[str, ...]
+    positions: tuple[LaidCard, ...]
+    last_table: tuple[RevealedCard, ...]
+    hand: tuple[DescribedCard, ...]
+    pick: int | None
+    my_given: tuple[int, ...]
+    my_cards: tuple[int, ...]
 
 
 def card_read(number: int, title: str, description: str) -> str:
@@ -75,7 +107,7 @@ class DescribedDixit(DixitGame):
         self.rng.shuffle(self.pile)
         self.hands = {player: [self.pile.pop(0) for _ in range(self.hand_size)] for player in self.players}
         #: the cards the last turn laid out, with their owners and votes, once revealed
-        self.last_table: list[dict[str, Any]] = []
+        self.last_table: tuple[RevealedCard, ...] = ()
 
     def _clear_table(self) -> None:
         super()._clear_table()
@@ -258,11 +290,10 @@ class DescribedDixit(DixitGame):
                 others.append(f"Card {number} was {self.owners[number]}'s, with {said}.")
         brief = " ".join(f"Card {number}, {self.owners[number]}'s: {join_names(voters)}."
                          for number, voters in votes.items() if voters and number != self.storyteller_card)
-        self.last_table = [
-            {"number": number, "card": card_face(self.cards[card]), "owner": self.owners[number], "votes": votes[number],
-             "storyteller": number == self.storyteller_card}
+        self.last_table = tuple(
+            RevealedCard(number, self.cards[card], self.owners[number], tuple(votes[number]), number == self.storyteller_card)
             for number, card in enumerate(self.laid, 1)
-        ]
+        )
         reveal = f"All votes are in. Card {self.storyteller_card} was {teller}'s: {self._found()}."
         return [Event(f"{reveal} {' '.join(others)}", brief=f"Card {self.storyteller_card} was {teller}'s: "
                                                             f"{self._found()}. {brief}".rstrip()),
@@ -336,25 +367,23 @@ class DescribedDixit(DixitGame):
         vote = self.votes.get(player)
         return lines + ([] if vote is None else [f"Your vote: card {vote}."])
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None) -> DescribedDixitView:
         """The table as everyone sees it: the cards laid out (whose they are and their votes only
         once revealed, in the next turn's `last_table`); `player`'s own hand, choices and vote."""
         player = None if player is None else find_player(player, self.players)
-        seen = {
-            **self._seen(player),
-            "deck": self.deck.title,
-            "clue_aloud": self.clue_aloud,
-            "given": [player for player in self.voters if self.phase == Phase.CARDS and player not in self._givers()],
-            "positions": [{"number": number, "card": card_face(self.cards[card]), "owner": None, "votes": None}
-                          for number, card in enumerate(self.laid, 1) if self.phase == Phase.VOTE],
-            "last_table": self.last_table,
-        }
-        if player is not None:
-            seen["hand"] = [card_face(self.cards[card]) for card in self.hands[player]]
-            seen["pick"] = self.pick if player == self.storyteller else None
-            seen["my_given"] = list(self.given[player])
-            seen["my_cards"] = self._mine(player)
-        return seen
+        return DescribedDixitView(
+            **vars(self._seen(player)),
+            deck=self.deck.title,
+            clue_aloud=self.clue_aloud,
+            given=tuple(voter for voter in self.voters if self.phase == Phase.CARDS and voter not in self._givers()),
+            positions=tuple(LaidCard(number, self.cards[card]) for number, card in enumerate(self.laid, 1))
+            if self.phase == Phase.VOTE else (),
+            last_table=self.last_table,
+            hand=() if player is None else tuple(self.cards[card] for card in self.hands[player]),
+            pick=self.pick if player is not None and player == self.storyteller else None,
+            my_given=() if player is None else tuple(self.given[player]),
+            my_cards=() if player is None else tuple(self._mine(player)),
+        )
 
     moves = {
         "storyteller": DixitGame._do_storyteller,

@@ -13,7 +13,7 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from games.base import (
     Action,
@@ -21,6 +21,7 @@ from games.base import (
     Choice,
     Event,
     GameState,
+    GameView,
     IllegalMove,
     NotYourTurn,
     Outcome,
@@ -97,6 +98,31 @@ def as_sentence(text: str) -> str:
 def numbered(numbers: Sequence[int]) -> str:
     """'card 3', 'cards 2 and 4'."""
     return f"card{'s' if len(numbers) > 1 else ''} {join_names([str(number) for number in numbers])}"
+
+
+@dataclass(frozen=True)
+class DixitView(GameView):
+    """What both modes show: the turn and its storyteller, the clue, the deal, who has voted
+    (never for what), the scores and the winners; in a player's own view, `player` and their
+    vote (`my_vote`; None in everyone's view). Each mode's view extends it."""
+
+    players: tuple[str, ...]
+    contando: bool
+    deck_size: int
+    turn: int
+    phase: Phase
+    last_turn: bool
+    storyteller: str | None
+    clue: str | None
+    hand_size: int
+    cards_given: int
+    cards_shown: int
+    draw_pile: int
+    voted: tuple[str, ...]
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+    player: str | None
+    my_vote: int | None
 
 
 STORYTELLER = Verb("storyteller", True, (), "First turn only: who found a sentence first is the storyteller.")
@@ -350,29 +376,26 @@ class DixitGame(GameState):
             return None
         return most_points_wins(self.totals)
 
-    def _seen(self, player: str | None) -> dict[str, Any]:
-        """What everyone may know in both modes, and `player`'s own vote (`view` adds each mode's
-        own)."""
+    def _seen(self, player: str | None) -> DixitView:
+        """What everyone may know in both modes, and `player`'s own vote (each mode's `view`
+        extends it with its own fields)."""
         outcome = self.outcome()
-        seen = {
-            "game": self.game,
-            "players": list(self.players),
-            "contando": self.contando,
-            "deck_size": self.deck_size,
-            "turn": self.turn,
-            "phase": self.phase.value,
-            "last_turn": self.is_last_turn(),
-            "storyteller": self.storyteller,
-            "clue": self.clue,
-            "hand_size": self.hand_size,
-            "cards_given": self.cards_given,
-            "cards_shown": self.cards_shown,
-            "draw_pile": self.draw_pile,
-            "voted": [voter for voter in self.voters if voter in self.votes],
-            "scores": self.scores(),
-            "winners": list(outcome.winners) if outcome else [],
-        }
-        if player is not None:
-            seen["player"] = player
-            seen["my_vote"] = self.votes.get(player)
-        return seen
+        return DixitView(
+            players=self.players,
+            contando=self.contando,
+            deck_size=self.deck_size,
+            turn=self.turn,
+            phase=self.phase,
+            last_turn=self.is_last_turn(),
+            storyteller=self.storyteller,
+            clue=self.clue,
+            hand_size=self.hand_size,
+            cards_given=self.cards_given,
+            cards_shown=self.cards_shown,
+            draw_pile=self.draw_pile,
+            voted=tuple(voter for voter in self.voters if voter in self.votes),
+            scores=self.scores(),
+            winners=outcome.winners if outcome else (),
+            player=player,
+            my_vote=None if player is None else self.votes.get(player),
+        )

@@ -20,6 +20,7 @@ from games.base import (
     Event,
     GameSpec,
     GameState,
+    GameView,
     GuessRefused,
     IllegalMove,
     NotYourTurn,
@@ -157,6 +158,57 @@ def explain_points(
         lines.append(f"{player} {points[player]}: {earned}{cost}.")
     lines.append(f"{storyteller}, the storyteller, scores the best of the story: {points[storyteller]}.")
     return lines
+
+
+@dataclass(frozen=True)
+class TermView:
+    """A written term as a view shows it."""
+
+    text: str
+    ticked: bool
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A writer's sheet: how many terms are written and ticked, the questions asked, and the
+    terms themselves only in their writer's own view, and in everyone's once the story is over."""
+
+    writer: str
+    written: int
+    ticked: int
+    questions: int
+    terms: tuple[TermView, ...] | None
+
+
+@dataclass(frozen=True)
+class StoriesView(GameView):
+    """Where the game stands: the story (numbered from 1) and its storyteller, the sentence chosen,
+    the scores, each writer's sheet; `card`, both sides, only in the storyteller's own view."""
+
+    phase: Phase
+    round: int
+    rounds: int
+    story: int
+    stories: int
+    storyteller: str
+    card: OpeningCard | None
+    side: str | None
+    sentence: str | None
+    timer_seconds: int
+    scores: Mapping[str, int]
+    last_story_points: Mapping[str, int] | None
+    sheets: tuple[SheetView, ...]
+
+    def sheet(self, writer: str) -> SheetView:
+        """`writer`'s sheet (KeyError: the storyteller, or no player, has none)."""
+        found = next((sheet for sheet in self.sheets if sheet.writer == writer), None)
+        if found is None:
+            raise KeyError(writer)
+        return found
+
+    def terms(self, writer: str) -> tuple[TermView, ...]:
+        """`writer`'s terms as this view shows them (none when hidden from it)."""
+        return self.sheet(writer).terms or ()
 
 
 def ordinal(count: int) -> str:
@@ -645,34 +697,31 @@ class StoriesState(GameState):
             return None
         return most_points_wins(self.totals)
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None) -> StoriesView:
         revealed = self.phase in (Phase.REVIEW, Phase.OVER)
-        sheets: dict[str, dict[str, Any]] = {}
-        for writer, sheet in self.sheets.items():
-            sheets[writer] = {
-                "written": len(sheet),
-                "ticked": self._ticks(writer),
-                "questions": self.questions[writer],
-            }
-            if revealed or writer == player:
-                sheets[writer]["terms"] = [{"term": term.text, "ticked": term.ticked} for term in sheet]
-        return {
-            "game": self.game,
-            "phase": self.phase.value,
-            "round": self.round,
-            "rounds": self.story_count // len(self.players),
-            "story": self.story + 1,
-            "stories": self.story_count,
-            "storyteller": self.storyteller,
+        sheets = tuple(
+            SheetView(
+                writer, len(sheet), self._ticks(writer), self.questions[writer],
+                tuple(TermView(term.text, term.ticked) for term in sheet) if revealed or writer == player else None,
+            )
+            for writer, sheet in self.sheets.items()
+        )
+        return StoriesView(
+            phase=self.phase,
+            round=self.round,
+            rounds=self.story_count // len(self.players),
+            story=self.story + 1,
+            stories=self.story_count,
+            storyteller=self.storyteller,
             # both sides are the storyteller's to read (the rulebook); the table hears the one chosen
-            "card": {"normal": self.card.normal, "quirky": self.card.quirky} if player == self.storyteller else None,
-            "side": self.side,
-            "sentence": self.sentence,
-            "timer_seconds": self.timer_seconds,
-            "scores": self.scores(),
-            "last_story_points": self.last_story_points,
-            "sheets": sheets,
-        }
+            card=self.card if player == self.storyteller else None,
+            side=self.side,
+            sentence=self.sentence,
+            timer_seconds=self.timer_seconds,
+            scores=self.scores(),
+            last_story_points=self.last_story_points,
+            sheets=sheets,
+        )
 
     moves = {
         "side": _do_side,

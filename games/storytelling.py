@@ -13,9 +13,9 @@ import random
 import re
 import string
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
 
 from games.base import (
     Action,
@@ -24,6 +24,7 @@ from games.base import (
     Event,
     GameSpec,
     GameState,
+    GameView,
     IllegalMove,
     NotYourTurn,
     Option,
@@ -120,6 +121,74 @@ def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
         raise SetupError(f"Every Cinderella tile needs a frame colour: {', '.join(FRAME_COLOURS)}.")
 
 
+@dataclass(frozen=True)
+class PlaceView:
+    """A place of the grid ('B3') and its tile's name, None while face down."""
+
+    place: str
+    name: str | None
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A player's cards won, their points, and whether they retired (Cinderella)."""
+
+    name: str
+    cards: tuple[int, ...]
+    points: int
+    retired: bool
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Cinderella's clock: the steps it moved, of those to midnight."""
+
+    steps: int
+    of: int
+
+
+@dataclass(frozen=True)
+class Race:
+    """The Hare and the Tortoise: their squares, the finish, and the cards discarded."""
+
+    tortoise: int
+    hare: int
+    finish: int
+    discarded: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StorytellingView(GameView):
+    """The game as everyone sees it (a player's view is the same): `turn` counts the turns from
+    1, each with a card drawn; `grid` row by row, 'A1' first; `card` while a turn is played, with
+    the pictures `found` so far; the clock or the race of the tales that have them."""
+
+    tale: str
+    tale_key: str
+    advanced: bool
+    phase: Phase
+    turn: int
+    active: str | None
+    rows: int
+    columns: int
+    grid: tuple[PlaceView, ...]
+    card: TaleCard | None
+    found: tuple[str, ...]
+    draw_pile: int
+    read_pile: int
+    players: tuple[Holding, ...]
+    clock: Clock | None
+    race: Race | None
+    outcome: str | None
+
+    def tile(self, place: str) -> str | None:
+        """The name of the tile face up at `place`, None while face down (KeyError: no such place)."""
+        found = next((view for view in self.grid if view.place == place), None)
+        if found is None:
+            raise KeyError(place)
+        return found.name
+
+
 class StorytellingState(GameState):
     game = "storytelling"
     #: the tale is immutable; the RNG is drawn from only after every check of a move has passed
@@ -186,6 +255,8 @@ class StorytellingState(GameState):
         self.tortoise, self.hare = 0, len(self.players)
         self.result: Outcome | None = None
         self.seat = 0
+        #: the turns begun, each with a card drawn (a card read instead changes no turn)
+        self.turn = 0
         self._start_turn()
 
     # --- where the game stands ---------------------------------------------------------------
@@ -270,6 +341,7 @@ class StorytellingState(GameState):
             self.draw, self.read = sorted(self.read), []
             events.append(Event(f"Every card has been read: the read pile is turned over, card {self.draw[0]} on top."))
         self.card_number = self.draw.pop(0)
+        self.turn += 1
         self.found = 0
         self.flipped: list[int] = []
         self.phase = Phase.FLIP
@@ -581,47 +653,34 @@ class StorytellingState(GameState):
     def outcome(self) -> Outcome | None:
         return self.result
 
-    def view(self, player: str | None) -> dict[str, Any]:
+    def view(self, player: str | None) -> StorytellingView:
         """Everything here is public: only the face-down tiles are hidden, from everyone."""
         playing = self.phase in (Phase.FLIP, Phase.BLOW)
         card = self.card if playing else None
-        return {
-            "game": self.game,
-            "tale": self.tale.title,
-            "tale_key": self.tale.key,
-            "advanced": self.variant is not None,
-            "phase": self.phase.value,
-            "active": None if self.phase == Phase.OVER else self.active,
-            "rows": self.rows,
-            "columns": self.columns,
-            "grid": {
-                self.position(index): name if index in self.flipped else None
+        return StorytellingView(
+            tale=self.tale.title,
+            tale_key=self.tale.key,
+            advanced=self.variant is not None,
+            phase=self.phase,
+            turn=self.turn,
+            active=None if self.phase == Phase.OVER else self.active,
+            rows=self.rows,
+            columns=self.columns,
+            grid=tuple(
+                PlaceView(self.position(index), name if index in self.flipped else None)
                 for index, name in enumerate(self.grid)
-            },
-            "card": None if card is None else {
-                "number": card.number, "text": card.text, "pictures": list(card.pictures), "points": card.points,
-            },
-            "found": list(card.pictures[: self.found]) if card else [],
-            "draw_pile": len(self.draw),
-            "read_pile": len(self.read),
-            "players": [
-                {
-                    "name": name,
-                    "cards": list(self.won[name]),
-                    "points": self.points(name),
-                    "retired": name in self.retired,
-                }
-                for name in self.players
-            ],
-            "clock": {"steps": self.clock, "of": self.clock_steps} if self.variant == "cinderella" else None,
-            "race": {
-                "tortoise": self.tortoise,
-                "hare": self.hare,
-                "finish": self.track_length,
-                "discarded": list(self.discarded),
-            } if self.race else None,
-            "outcome": None if self.result is None else self.result.text,
-        }
+            ),
+            card=card,
+            found=card.pictures[: self.found] if card else (),
+            draw_pile=len(self.draw),
+            read_pile=len(self.read),
+            players=tuple(
+                Holding(name, tuple(self.won[name]), self.points(name), name in self.retired) for name in self.players
+            ),
+            clock=Clock(self.clock, self.clock_steps) if self.variant == "cinderella" else None,
+            race=Race(self.tortoise, self.hare, self.track_length, tuple(self.discarded)) if self.race else None,
+            outcome=None if self.result is None else self.result.text,
+        )
 
     moves = {
         "flip": _do_flip,

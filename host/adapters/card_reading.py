@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.base import Action, Event, GameState
-from games.storytelling import Phase
+from games.base import Action, Event, GameState, already_set, view_of
+from games.storytelling import Phase, StorytellingView
 from nlp.cards import CardIdentifier, words
 
 
@@ -32,34 +32,27 @@ class CardReading:
     texts: dict[int, str]
     identifier: CardIdentifier = field(init=False)
     heard: list[str] = field(default_factory=list)
-    #: the turn whose card is known (see `_turn`); None before the first
-    known: tuple[int, ...] | None = None
+    #: the turn whose card is known; None before the first
+    known: int | None = None
     #: the pictures line held back until the card is known
     held: str | None = None
 
     def __post_init__(self) -> None:
         self.identifier = CardIdentifier(self.texts)
 
-    @staticmethod
-    def _turn(state: GameState) -> tuple[int, ...]:
-        """Different for every turn: a turn always moves a card out of the draw pile."""
-        view = state.view(None)
-        won = sum(len(player["cards"]) for player in view["players"])
-        return (view["draw_pile"], view["read_pile"], won, len((view["race"] or {}).get("discarded", ())))
-
     def waiting(self, state: GameState) -> bool:
         """A turn has begun and the card read aloud is not known yet."""
-        view = state.view(None)
-        flipped = any(name is not None for name in view["grid"].values())
-        return view["phase"] == Phase.FLIP and not flipped and self._turn(state) != self.known
+        view = view_of(state, None, StorytellingView)
+        flipped = any(place.name is not None for place in view.grid)
+        return view.phase == Phase.FLIP and not flipped and view.turn != self.known
 
     def begin(self, state: GameState, pictures: str) -> str:
         """A new card is on top: hold the pictures back, ask the storyteller to read."""
         self.heard, self.held = [], pictures
-        return f"Storyteller, please read card {state.view(None)['card']['number']} aloud."
+        return f"Storyteller, please read card {_card_number(state)} aloud."
 
     def hear(self, state: GameState, text: str) -> Recognised:
-        expected = state.view(None)["card"]["number"]
+        expected = _card_number(state)
         if text:
             self.heard.append(text)
         heard = " ".join(self.heard)
@@ -75,8 +68,8 @@ class CardReading:
 
     def confirm(self, state: GameState) -> list[str]:
         """The card read is the one the engine has: the lines the active player needs now."""
-        self.known, self.heard = self._turn(state), []
-        number = state.view(None)["card"]["number"]
+        self.known, self.heard = view_of(state, None, StorytellingView).turn, []
+        number = _card_number(state)
         held, self.held = self.held, None
         return [f"Card {number}.", *([held] if held else [])]
 
@@ -93,3 +86,8 @@ class CardReading:
             elif event.cue != "card":
                 out.append(event)
         return out
+
+
+def _card_number(state: GameState) -> int:
+    """The number of the card of the turn being played."""
+    return already_set(view_of(state, None, StorytellingView).card, "the card").number

@@ -11,10 +11,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from games.base import Action, GameState, SetupError, Settings, join_names
-from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, count_cards
-from games.dixit_described import card_read
-from games.dixit_rules import numbered
+from games.base import Action, GameState, SetupError, Settings, already_set, join_names, view_of
+from games.decks import DescribedCard
+from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, PhysicalDixitView, count_cards
+from games.dixit_described import DescribedDixitView, LaidCard, card_read
+from games.dixit_rules import DixitView, numbered
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
@@ -81,8 +82,8 @@ class DixitAdapter(BasicAdapter):
         sentence first says so."""
         if state.is_over():
             return PhoneTurn(state.status())
-        view = state.view(player)
-        teller, phase = view["storyteller"], Phase(view["phase"])
+        view = view_of(state, player, DixitView)
+        teller, phase = view.storyteller, view.phase
         yours = tuple(state.secrets(player))
         hand = _hand(view)
         if phase == Phase.STORYTELLER:
@@ -90,19 +91,20 @@ class DixitAdapter(BasicAdapter):
                         (Button("", "I have a sentence: I am the storyteller", Action("storyteller", player)),))
             return PhoneTurn("Look at your cards and find a sentence for one of them. The first to find one is "
                              "the storyteller.", (claim,), hand=hand)
-        if isinstance(state, DescribedDixit):
+        if isinstance(view, DescribedDixitView):
             return _described_turn(state, view, player, yours, hand)
+        assert isinstance(view, PhysicalDixitView)  # the other mode
         if player == teller:
             return _telling(state, view)
         if phase == Phase.CARDS:
-            return PhoneTurn(f"Give {teller} {count_cards(view['cards_given'])} from your hand that fits the clue, "
+            return PhoneTurn(f"Give {teller} {count_cards(view.cards_given)} from your hand that fits the clue, "
                              f"face down. {teller} lays out the cards.", yours=yours)
         if phase == Phase.VOTE:
             return _voting(state, view, player, yours)
         if phase == Phase.OWNERS:
             buttons = _numbered(state, "owner", player, "I gave card")
             if buttons:
-                cards = join_names([str(number) for number in view["owners_missing"]], "or")
+                cards = join_names([str(number) for number in view.owners_missing], "or")
                 return PhoneTurn(f"Did you give card {cards}? Press the number of the card you gave. If you gave "
                                  "none of these, there is nothing to do.",
                                  (Ask("owner", "The card you gave", buttons, large=True),), yours)
@@ -111,29 +113,29 @@ class DixitAdapter(BasicAdapter):
     def table(self, state: GameState) -> TableView:
         """The turn, the clue, who has voted (never for what), the cards laid out (told in words)
         and once all votes are in each card with its votes and, once known, whose it is."""
-        view = state.view(None)
-        teller, phase = view["storyteller"], Phase(view["phase"])
-        last = " This is the last turn." if view["last_turn"] and phase != Phase.OVER else ""
+        view = view_of(state, None, DixitView)
+        teller, phase = view.storyteller, view.phase
+        last = " This is the last turn." if view.last_turn and phase != Phase.OVER else ""
         if phase == Phase.OVER:
             heading = "Dixit: the game is over"
         else:
-            heading = f"Turn {view['turn']}: {teller} is the storyteller" if teller else "Dixit: who will be the storyteller?"
-        pile = count_cards(view["draw_pile"])
+            heading = f"Turn {view.turn}: {teller} is the storyteller" if teller else "Dixit: who will be the storyteller?"
+        pile = count_cards(view.draw_pile)
         lines = [f"{pile[:1].upper()}{pile[1:]} in the draw pile.{last}"]
         report = state.score_report()[1:]
         if phase in (Phase.STORYTELLER, Phase.CLUE, Phase.CARDS, Phase.OVER) and report:  # how the turn just scored
             lines.append(report[0])
-        voters = [player for player in view["players"] if player != teller]
+        voters = [player for player in view.players if player != teller]
         meters: tuple[Meter, ...] = ()
         label = ""
         if phase == Phase.VOTE:
-            meters, label = (Meter("Voted", len(view["voted"]), len(voters), "players"),), "The vote"
-            if view["voted"]:
-                lines.insert(0, f"Voted so far: {join_names(view['voted'])}.")
-        elif phase == Phase.CARDS and isinstance(state, DescribedDixit):
-            meters, label = (Meter("Given", len(view["given"]), len(voters), "players"),), "The cards for the clue"
+            meters, label = (Meter("Voted", len(view.voted), len(voters), "players"),), "The vote"
+            if view.voted:
+                lines.insert(0, f"Voted so far: {join_names(view.voted)}.")
+        elif phase == Phase.CARDS and isinstance(view, DescribedDixitView):
+            meters, label = (Meter("Given", len(view.given), len(voters), "players"),), "The cards for the clue"
         cards, cards_label = _table_cards(view, teller)
-        clue = view["clue"] or ("Given aloud at the table." if view.get("clue_aloud") else "")
+        clue = view.clue or ("Given aloud at the table." if isinstance(view, DescribedDixitView) and view.clue_aloud else "")
         return TableView(
             heading, _table_now(state, view), clue, "The clue" if clue else "",
             meters=meters, meters_label=label, cards=cards, cards_label=cards_label, lines=tuple(lines),
@@ -141,11 +143,11 @@ class DixitAdapter(BasicAdapter):
 
     def pictures(self, state: GameState, player: str | None) -> Mapping[str, str]:
         """The pictures of the cards on the table (and of the last turn's), and of `player`'s hand."""
-        if not isinstance(state, DescribedDixit):
-            return {}
         view = state.view(player)
-        faces = [*(position["card"] for position in [*view["positions"], *view["last_table"]]), *view.get("hand", [])]
-        return {str(face["id"]): face["image"] for face in faces if face["image"]}
+        if not isinstance(view, DescribedDixitView):
+            return {}
+        cards = [*(laid.card for laid in (*view.positions, *view.last_table)), *view.hand]
+        return {str(card.id): card.image for card in cards if card.image}
 
     def reading(self, state: GameState, line: str) -> list[str] | None:
         """`card N` (or said: "read card N") reads card N on the table again, `card` every card; with
@@ -157,7 +159,7 @@ class DixitAdapter(BasicAdapter):
             return None
         if not isinstance(state, DescribedDixit):
             return ["storyhost cannot see the physical cards: look at the table."] if said else None
-        positions = state.view(None)["positions"]
+        positions = view_of(state, None, DescribedDixitView).positions
         if not positions:
             return ["No cards are laid out yet: they are read once every card for the clue is in."]
         if len(words) == 1:
@@ -167,7 +169,8 @@ class DixitAdapter(BasicAdapter):
         return [_read(positions[int(words[1]) - 1])]
 
     def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        if not isinstance(state, DescribedDixit) or not state.view(None)["positions"]:
+        view = state.view(None)
+        if not isinstance(view, DescribedDixitView) or not view.positions:
             return ()
         return (("card CARD", "read that card on the table again ('card' alone: every card)"),)
 
@@ -201,7 +204,7 @@ def _actor(state: GameState, action: Action) -> str | None:
     storyteller's; every other move is its player's."""
     if action.verb == "owner":
         return action.args[1]
-    return action.player or state.view(None)["storyteller"]
+    return action.player or view_of(state, None, DixitView).storyteller
 
 
 def _numbered(state: GameState, verb: str, player: str, name: str, chosen: int | None = None,
@@ -220,15 +223,15 @@ def _numbered(state: GameState, verb: str, player: str, name: str, chosen: int |
     return tuple(buttons)
 
 
-def _telling(state: GameState, view: dict[str, Any]) -> PhoneTurn:
+def _telling(state: GameState, view: PhysicalDixitView) -> PhoneTurn:
     """The storyteller's turn with the physical cards: the clue, then 'shown', then which card is theirs."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
+    teller, phase = already_set(view.storyteller, "the storyteller"), view.phase
     if phase == Phase.CLUE:
         return PhoneTurn("You are the storyteller: choose one of your cards, say a clue for it aloud, and write "
                          "the clue here.", (_clue_field(),))
     if phase == Phase.CARDS:
-        return PhoneTurn(f"Take the {count_cards(view['cards_given'] * (len(view['players']) - 1))} the others give "
-                         f"you, shuffle them with yours and lay the {view['cards_shown']} cards out face up. Then "
+        return PhoneTurn(f"Take the {count_cards(view.cards_given * (len(view.players) - 1))} the others give "
+                         f"you, shuffle them with yours and lay the {view.cards_shown} cards out face up. Then "
                          "press Cards shown.", (Ask("shown", "When the cards are laid out",
                                                     (Button("", "Cards shown", Action("shown")),)),))
     if phase == Phase.REVEAL:
@@ -242,10 +245,11 @@ def _clue_field() -> Ask:
                (Button("", "Give the clue", Action("clue", None, ("",))),), field=True)
 
 
-def _voting(state: GameState, view: dict[str, Any], player: str, yours: tuple[str, ...]) -> PhoneTurn:
+def _voting(state: GameState, view: DixitView, player: str, yours: tuple[str, ...]) -> PhoneTurn:
     """A vote as large numbered buttons, the player's own vote marked; changed until all have voted."""
-    teller, mine = view["storyteller"], view["my_vote"]
-    faces = {position["number"]: _face(position["card"]) for position in view["positions"] if position.get("card")}
+    teller, mine = view.storyteller, view.my_vote
+    faces = ({laid.number: _face(laid.card) for laid in view.positions} if isinstance(view, DescribedDixitView)
+             else {})
     buttons = _numbered(state, "vote", player, "Vote for card", mine, faces)
     if mine is None:
         now = f"Vote for the card you think is {teller}'s: press its number."
@@ -256,18 +260,18 @@ def _voting(state: GameState, view: dict[str, Any], player: str, yours: tuple[st
     return PhoneTurn(now, (Ask("vote", "Vote for a card", buttons, large=True),), yours, _hand(view))
 
 
-def _described_turn(state: DescribedDixit, view: dict[str, Any], player: str, yours: tuple[str, ...],
+def _described_turn(state: GameState, view: DescribedDixitView, player: str, yours: tuple[str, ...],
                     hand: tuple[HandCard, ...]) -> PhoneTurn:
     """A turn with a deck told in words: the storyteller picks a card of their hand and gives the
     clue; every other player gives the card (two with 3 players) of their hand that best fits it,
     then votes. The moves on a card of the hand are shown under that card."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
-    titles = {card["id"]: card["title"] for card in view["hand"]}
+    teller, phase = view.storyteller, view.phase
+    titles = {card.id: card.title for card in view.hand}
     if phase == Phase.VOTE and player != teller:
         return _voting(state, view, player, yours)
     if player == teller:
         if phase == Phase.CLUE:
-            pick = view["pick"]
+            pick = view.pick
             picks = Ask("pick", "Your card for the clue", tuple(
                 Button(str(card), "Your card for the clue" if card == pick else "Tell this card",
                        Action("pick", None, (str(card),)), name=f"Choose {titles[card]} for your clue", chosen=card == pick)
@@ -282,12 +286,12 @@ def _described_turn(state: DescribedDixit, view: dict[str, Any], player: str, yo
                              (_clue_field(), aloud, picks), yours, hand)
         return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
     if phase == Phase.CARDS and player in state.waiting_for():
-        which = "the card" if view["cards_given"] == 1 else "the two cards"
+        which = "the card" if view.cards_given == 1 else "the two cards"
         gives = Ask("give", "Give this card", tuple(
             Button(str(card), "Give this card", Action("give", player, (str(card),)), name=f"Give {titles[card]}")
-            for card in titles if card not in view["my_given"]), on_hand=True)
+            for card in titles if card not in view.my_given), on_hand=True)
         takes = _takes(view, player, titles)
-        clue = f"{teller}'s clue: {view['clue']}" if view["clue"] else f"{teller} gave the clue at the table"
+        clue = f"{teller}'s clue: {view.clue}" if view.clue else f"{teller} gave the clue at the table"
         return PhoneTurn(f"{clue}. Choose {which} of your hand below that best fit{'s' if which == 'the card' else ''} "
                          "it: press Give this card under it.", (gives, *takes), yours, hand)
     if phase == Phase.CARDS:
@@ -296,62 +300,61 @@ def _described_turn(state: DescribedDixit, view: dict[str, Any], player: str, yo
     return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
 
 
-def _takes(view: dict[str, Any], player: str, titles: Mapping[int, str]) -> tuple[Ask, ...]:
+def _takes(view: DescribedDixitView, player: str, titles: Mapping[int, str]) -> tuple[Ask, ...]:
     """A button under each card the player gave, to take it back."""
-    if not view["my_given"]:
+    if not view.my_given:
         return ()
     return (Ask("take", "Take back", tuple(
         Button(str(card), "Take it back", Action("take", player, (str(card),)), name=f"Take back {titles[card]}")
-        for card in view["my_given"]), on_hand=True),)
+        for card in view.my_given), on_hand=True),)
 
 
-def _face(card: dict[str, Any]) -> Face:
-    return Face(card["title"], card["description"], str(card["id"]) if card["image"] else "")
+def _face(card: DescribedCard) -> Face:
+    return Face(card.title, card.description, str(card.id) if card.image else "")
 
 
-def _hand(view: dict[str, Any]) -> tuple[HandCard, ...]:
+def _hand(view: DixitView) -> tuple[HandCard, ...]:
     """The player's hand told in words, each card with what they did with it this turn."""
-    teller = view["storyteller"]
-    notes = {card: f"Given to {teller}" for card in view.get("my_given", [])}
-    if view.get("pick") is not None:
-        notes[view["pick"]] = "Your card for the clue"
-    return tuple(HandCard(str(card["id"]), _face(card), notes.get(card["id"], "")) for card in view.get("hand", []))
+    if not isinstance(view, DescribedDixitView):
+        return ()
+    notes = {card: f"Given to {view.storyteller}" for card in view.my_given}
+    if view.pick is not None:
+        notes[view.pick] = "Your card for the clue"
+    return tuple(HandCard(str(card.id), _face(card), notes.get(card.id, "")) for card in view.hand)
 
 
-def _read(position: dict[str, Any]) -> str:
-    return card_read(position["number"], position["card"]["title"], position["card"]["description"])
+def _read(laid: LaidCard) -> str:
+    return card_read(laid.number, laid.card.title, laid.card.description)
 
 
-def _table_cards(view: dict[str, Any], teller: str) -> tuple[tuple[TableCard, ...], str]:
+def _table_cards(view: DixitView, teller: str | None) -> tuple[tuple[TableCard, ...], str]:
     """The cards laid out, as the table may see them now: numbered and told in words while the
     votes are cast; with their votes and owners once revealed (with a deck told in words, the
     last turn's, until the next cards are laid out)."""
-    positions = view["positions"]
-    described = [position for position in positions if position.get("card")]
-    if described:
-        return tuple(TableCard(position["number"], face=_face(position["card"])) for position in described), "The cards"
-    revealed = tuple(
-        TableCard(position["number"], _owner(position["owner"], position["owner"] == teller), tuple(position["votes"]))
-        for position in positions if position["votes"] is not None
-    )
-    if revealed:
-        return revealed, "The cards and their votes"
-    last = view.get("last_table", [])
-    if last:
+    if isinstance(view, PhysicalDixitView):
+        revealed = tuple(
+            TableCard(position.number, _owner(position.owner, position.owner == teller), position.votes)
+            for position in view.positions if position.votes is not None
+        )
+        return (revealed, "The cards and their votes") if revealed else ((), "")
+    if not isinstance(view, DescribedDixitView):
+        return (), ""
+    if view.positions:
+        return tuple(TableCard(laid.number, face=_face(laid.card)) for laid in view.positions), "The cards"
+    if view.last_table:
         cards = tuple(
-            TableCard(position["number"], _owner(position["owner"], position["storyteller"]), tuple(position["votes"]),
-                      _face(position["card"]))
-            for position in last
+            TableCard(laid.number, _owner(laid.owner, laid.storyteller), laid.votes, _face(laid.card))
+            for laid in view.last_table
         )
         return cards, "The last turn's cards: whose they were, and their votes"
     return (), ""
 
 
-def _waiting_for(state: GameState, view: dict[str, Any]) -> str:
+def _waiting_for(state: GameState, view: DixitView) -> str:
     """What the game waits for, to a player who has nothing to do now."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
+    teller, phase = view.storyteller, view.phase
     if phase == Phase.CLUE:
-        meanwhile = " Meanwhile, read your hand." if isinstance(state, DescribedDixit) else ""
+        meanwhile = " Meanwhile, read your hand." if isinstance(view, DescribedDixitView) else ""
         return f"Waiting for {teller}'s clue.{meanwhile}"
     if phase == Phase.CARDS:
         return f"Waiting for the cards of {join_names(list(state.waiting_for()))}."
@@ -360,7 +363,7 @@ def _waiting_for(state: GameState, view: dict[str, Any]) -> str:
     if phase == Phase.REVEAL:
         return f"All votes are in. Waiting for {teller} to say which card is theirs."
     if phase == Phase.OWNERS:
-        return f"Waiting to hear who gave {numbered(view['owners_missing'])}."
+        return f"Waiting to hear who gave {numbered(_owners_missing(view))}."
     return state.status()
 
 
@@ -371,25 +374,30 @@ def _owner(owner: str | None, tellers: bool) -> str:
     return f"{owner}'s, the storyteller's card" if tellers else f"{owner}'s"
 
 
-def _table_now(state: GameState, view: dict[str, Any]) -> str:
+def _owners_missing(view: DixitView) -> tuple[int, ...]:
+    """The cards whose owner the score still needs (physical cards only)."""
+    return view.owners_missing if isinstance(view, PhysicalDixitView) else ()
+
+
+def _table_now(state: GameState, view: DixitView) -> str:
     """The phase in plain words, for the table."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
+    teller, phase = view.storyteller, view.phase
     if phase == Phase.STORYTELLER:
         return "Find a sentence for one of your cards: the first to find one is the storyteller."
     if phase == Phase.CLUE:
         return f"{teller} is choosing a card and a clue."
     if phase == Phase.CARDS:
-        if isinstance(state, DescribedDixit):
-            return (f"Everyone but {teller} chooses {count_cards(view['cards_given'])} for the clue on their phone: "
+        if isinstance(view, DescribedDixitView):
+            return (f"Everyone but {teller} chooses {count_cards(view.cards_given)} for the clue on their phone: "
                     f"waiting for {join_names(list(state.waiting_for()))}.")
-        return (f"Everyone gives {teller} {count_cards(view['cards_given'])} for the clue; {teller} lays out the "
-                f"{view['cards_shown']} cards.")
+        return (f"Everyone gives {teller} {count_cards(view.cards_given)} for the clue; {teller} lays out the "
+                f"{view.cards_shown} cards.")
     if phase == Phase.VOTE:
         return f"Vote in secret for {teller}'s card: waiting for {join_names(list(state.waiting_for()))}."
     if phase == Phase.REVEAL:
         return f"All votes are in. {teller}, which card is yours?"
     if phase == Phase.OWNERS:
-        return f"Who gave {numbered(view['owners_missing'])}? Their owners score the votes."
+        return f"Who gave {numbered(_owners_missing(view))}? Their owners score the votes."
     return state.status()
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from dataclasses import replace
 
-from games.base import Action, GameState
-from games.stories import TERMS_PER_PLAYER, Phase
+from games.base import Action, GameState, view_of
+from games.stories import TERMS_PER_PLAYER, Phase, StoriesView
 from nlp import HeardWord, ReconcilingTracker, TermReferee, TickEvent
 
 
@@ -31,19 +31,20 @@ class NarrationListener:
         self._story: int | None = None
 
     def listening(self, state: GameState) -> bool:
-        return state.view(None).get("phase") == Phase.NARRATION
+        view = state.view(None)
+        return isinstance(view, StoriesView) and view.phase == Phase.NARRATION
 
     def context(self, state: GameState) -> str | None:
         """What the story continues: the card's sentence, which the storyteller reads first."""
-        sentence = state.view(None).get("sentence")
-        return sentence if isinstance(sentence, str) else None
+        view = state.view(None)
+        return view.sentence if isinstance(view, StoriesView) else None
 
     def _tracker_for(self, state: GameState) -> ReconcilingTracker:
-        story = state.view(None)["story"]
+        story = view_of(state, None, StoriesView).story
         if self._tracker is None or self._story != story:
             terms = {
-                player: [term["term"] for term in state.view(player)["sheets"][player]["terms"]]
-                for player in state.view(None)["sheets"]
+                sheet.writer: [term.text for term in view_of(state, sheet.writer, StoriesView).terms(sheet.writer)]
+                for sheet in view_of(state, None, StoriesView).sheets
             }
             self._tracker = ReconcilingTracker(self.referee, terms, **self.tracker_options)
             self._story = story
@@ -61,7 +62,7 @@ class NarrationListener:
         player interrupting with "question" and their name (in a final hypothesis) asks a
         question. Once the story is over, only a confirmation is heard (see the module's docstring)."""
         if not self.listening(state):
-            return self._late(state, words) if confirmed and self._story == state.view(None)["story"] else []
+            return self._late(state, words) if confirmed and self._story == view_of(state, None, StoriesView).story else []
         tracker = self._tracker_for(state)
         if confirmed:
             return self._actions(state, tracker.confirm(words))
@@ -80,7 +81,7 @@ class NarrationListener:
 
     def _late(self, state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:
         """A confirmation after the story ended (in review): its changes up to the end."""
-        if state.view(None).get("phase") != Phase.REVIEW or self._tracker is None:
+        if view_of(state, None, StoriesView).phase != Phase.REVIEW or self._tracker is None:
             return []
         stop = self._stop(state)
         changes = [(action, at) for action, at in self._actions(state, self._tracker.confirm(words))
@@ -130,4 +131,4 @@ class NarrationListener:
 
     @staticmethod
     def _ticked(state: GameState, player: str) -> set[str]:
-        return {term["term"] for term in state.view(player)["sheets"][player]["terms"] if term["ticked"]}
+        return {term.text for term in view_of(state, player, StoriesView).terms(player) if term.ticked}

@@ -10,8 +10,8 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from games.base import Action, GameState, Settings, join_names, plural
-from games.stories import QUESTION_COSTS, SIDES, SPEC, TERMS_PER_PLAYER, Phase
+from games.base import Action, GameState, Settings, already_set, join_names, plural, view_of
+from games.stories import QUESTION_COSTS, SIDES, SPEC, TERMS_PER_PLAYER, Phase, StoriesView
 from host.adapters.base import BasicAdapter, GameAdapter, referee, waiting
 from host.adapters.narration import NarrationListener
 from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableView
@@ -37,18 +37,18 @@ class StoriesAdapter(BasicAdapter):
 
     def actor(self, state: GameState, action: Action) -> str | None:
         """A move without a player (start, time up, confirm) is the storyteller's."""
-        return action.player or state.view(None)["storyteller"]
+        return action.player or view_of(state, None, StoriesView).storyteller
 
     def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
         """The storyteller chooses the side, starts, calls time and confirms; every other player
         writes and erases their terms, ticks and unticks them and asks questions."""
         if state.is_over():
             return PhoneTurn(state.status())
-        view = state.view(player)
-        if player == view["storyteller"]:
+        view = view_of(state, player, StoriesView)
+        if player == view.storyteller:
             return _telling(state, view)
-        terms = [term["term"] for term in view["sheets"][player].get("terms", [])]
-        ticked = {term["term"] for term in view["sheets"][player].get("terms", []) if term["ticked"]}
+        terms = [term.text for term in view.terms(player)]
+        ticked = {term.text for term in view.terms(player) if term.ticked}
         yours = tuple(f"{term}: {'ticked' if term in ticked else 'not ticked'}" for term in terms)
         now, asks = _writing(state, view, player, terms, ticked)
         return PhoneTurn(now, asks, yours)
@@ -56,34 +56,34 @@ class StoriesAdapter(BasicAdapter):
     def table(self, state: GameState) -> TableView:
         """The card's sentence, the timer, each sheet's terms written or ticked (the terms
         themselves once the story is over) and the last story's points."""
-        view = state.view(None)
-        teller, phase = view["storyteller"], Phase(view["phase"])
-        heading = f"Round {view['round']} of {view['rounds']}, story {view['story']} of {view['stories']}: {teller} tells"
+        view = view_of(state, None, StoriesView)
+        teller, phase = view.storyteller, view.phase
+        heading = f"Round {view.round} of {view.rounds}, story {view.story} of {view.stories}: {teller} tells"
         if phase == Phase.OVER:
-            return TableView(f"Stories!: {view['stories']} stories told", state.status())
-        sheets = view["sheets"]
+            return TableView(f"Stories!: {view.stories} stories told", state.status())
+        sheets = view.sheets
         if phase == Phase.TERMS:
-            meters = tuple(Meter(writer, sheet["written"], TERMS_PER_PLAYER, "terms written") for writer, sheet in sheets.items())
+            meters = tuple(Meter(sheet.writer, sheet.written, TERMS_PER_PLAYER, "terms written") for sheet in sheets)
         elif phase in (Phase.NARRATION, Phase.REVIEW):
             meters = tuple(
-                Meter(writer, sheet["ticked"], TERMS_PER_PLAYER, "ticked",
-                      plural(sheet["questions"], "question") if sheet["questions"] else "")
-                for writer, sheet in sheets.items()
+                Meter(sheet.writer, sheet.ticked, TERMS_PER_PLAYER, "ticked",
+                      plural(sheet.questions, "question") if sheet.questions else "")
+                for sheet in sheets
             )
         else:
             meters = ()
         lines: tuple[str, ...] = ()
         if phase == Phase.REVIEW:  # the terms are revealed
             lines = tuple(
-                f"{writer}: {', '.join(t['term'] + (' (ticked)' if t['ticked'] else '') for t in sheet['terms'])}."
-                for writer, sheet in sheets.items()
+                f"{sheet.writer}: {', '.join(t.text + (' (ticked)' if t.ticked else '') for t in sheet.terms or ())}."
+                for sheet in sheets
             )
-        elif phase == Phase.CHOOSE and view["last_story_points"]:
-            points = ", ".join(f"{player} {gained}" for player, gained in view["last_story_points"].items())
+        elif phase == Phase.CHOOSE and view.last_story_points:
+            points = ", ".join(f"{player} {gained}" for player, gained in view.last_story_points.items())
             lines = (f"Last story: {points}.",)
         return TableView(
-            heading, _table_now(state, view), view["sentence"] or "", "The card" if view["sentence"] else "",
-            view["timer_seconds"] if phase == Phase.NARRATION else None,
+            heading, _table_now(state, view), view.sentence or "", "The card" if view.sentence else "",
+            view.timer_seconds if phase == Phase.NARRATION else None,
             meters, "Terms written" if phase == Phase.TERMS else "Ticks" if meters else "", lines=lines,
         )
 
@@ -117,8 +117,8 @@ class StoriesAdapter(BasicAdapter):
         """The line to type at each step of a story that the announcements leave unsaid: a term,
         start, the story and its ticks. Choosing a side needs none ("normal" alone is taken),
         nor do the corrections ("correct the ticks with tick or untick, then confirm")."""
-        view = state.view(None)
-        teller, phase = view["storyteller"], Phase(view["phase"])
+        view = view_of(state, None, StoriesView)
+        teller, phase = view.storyteller, view.phase
         if phase == Phase.TERMS:
             missing = [player for player in state.waiting_for() if player != teller]
             if missing:
@@ -136,17 +136,19 @@ class StoriesAdapter(BasicAdapter):
         verb, player, *words = line.split()
         if verb not in TERM_VERBS:
             return line
-        terms = [term["term"] for term in state.view(player)["sheets"][player]["terms"]]
+        terms = [term.text for term in view_of(state, player, StoriesView).terms(player)]
         best = process.extractOne(" ".join(words), terms, scorer=fuzz.WRatio, score_cutoff=60)
         return line if best is None else f"{verb} {player} {best[0]}"
 
 
-def _telling(state: GameState, view: dict[str, Any]) -> PhoneTurn:
+def _telling(state: GameState, view: StoriesView) -> PhoneTurn:
     """The storyteller's turn: both sides of the card to choose from, then start, time up, confirm."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
+    teller, phase = view.storyteller, view.phase
     if phase == Phase.CHOOSE:
+        card = already_set(view.card, "the card")
+        sides = {"normal": card.normal, "quirky": card.quirky}
         buttons = tuple(
-            Button(side, f"{side.capitalize()}: {view['card'][side]}", Action("side", teller, (side,))) for side in SIDES
+            Button(side, f"{side.capitalize()}: {sides[side]}", Action("side", teller, (side,))) for side in SIDES
         )
         return PhoneTurn("You tell this story: read both sides of the card and choose the one you will tell.",
                          (Ask("side", "Which side will you tell?", buttons),))
@@ -154,21 +156,21 @@ def _telling(state: GameState, view: dict[str, Any]) -> PhoneTurn:
         missing = [player for player in state.waiting_for() if player != teller]
         if missing:
             return PhoneTurn(f"Waiting for terms from {join_names(missing)}. Then you start the story: "
-                             f"'{view['sentence']}'")
-        return PhoneTurn(f"Everyone has written. Read the sentence again, '{view['sentence']}', then press Start "
+                             f"'{view.sentence}'")
+        return PhoneTurn(f"Everyone has written. Read the sentence again, '{view.sentence}', then press Start "
                          "and tell your story.", (_one("start", "Start the story and the timer", "Start", Action("start")),))
     if phase == Phase.NARRATION:
-        return PhoneTurn(f"Tell your story: '{view['sentence']}'. Answer each question properly. Press Time up "
+        return PhoneTurn(f"Tell your story: '{view.sentence}'. Answer each question properly. Press Time up "
                          "when the time runs out.", (_one("timeup", "When the time runs out", "Time up", Action("timeup")),))
     return PhoneTurn("The story is over. When everyone's ticks are right, press Confirm to score the story.",
                      (_one("confirm", "Score the story", "Confirm", Action("confirm")),))
 
 
-def _writing(state: GameState, view: dict[str, Any], player: str, terms: list[str],
+def _writing(state: GameState, view: StoriesView, player: str, terms: list[str],
              ticked: set[str]) -> tuple[str, tuple[Ask, ...]]:
     """A writer's turn: write and erase terms before the story, tick and untick them and ask
     questions while it is told, correct the ticks after it."""
-    teller, phase = view["storyteller"], Phase(view["phase"])
+    teller, phase = view.storyteller, view.phase
     if phase == Phase.CHOOSE:
         return f"{teller} is choosing the side of the card; then you write your {TERMS_PER_PLAYER} terms.", ()
     if phase == Phase.TERMS:
@@ -194,7 +196,7 @@ def _writing(state: GameState, view: dict[str, Any], player: str, terms: list[st
         )))
     if phase == Phase.REVIEW:
         return f"The story is over. Check your ticks; then {teller} confirms the score.", tuple(asks)
-    asked = view["sheets"][player]["questions"]
+    asked = view.sheet(player).questions
     if asked < len(QUESTION_COSTS):
         cost = plural(QUESTION_COSTS[asked], "point") + (" more" if asked else "")
         which = "a second question" if asked else "a question"
@@ -208,8 +210,8 @@ def _one(verb: str, prompt: str, text: str, action: Action) -> Ask:
     return Ask(verb, prompt, (Button("", text, action),))
 
 
-def _table_now(state: GameState, view: dict[str, Any]) -> str:
-    teller, phase = view["storyteller"], Phase(view["phase"])
+def _table_now(state: GameState, view: StoriesView) -> str:
+    teller, phase = view.storyteller, view.phase
     if phase == Phase.CHOOSE:
         return f"{teller} is choosing the normal or the quirky side of the card."
     if phase == Phase.TERMS:

@@ -10,9 +10,9 @@ from typing import Any
 
 import string
 
-from games.base import Action, GameState, Option, Settings, plural
+from games.base import Action, GameState, Option, Settings, already_set, plural, view_of
 from games.decks import TALE_KEYS
-from games.storytelling import BLOWS, SPEC, Phase, grid_shape
+from games.storytelling import BLOWS, SPEC, Phase, StorytellingView, grid_shape
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
 from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile
@@ -58,8 +58,8 @@ class StorytellingAdapter(BasicAdapter):
     def grid(self, state: GameState, which: str = "") -> str:
         """The grid's shape and the tiles face up; or one row or column, place by place:
         'grid row 2', 'grid column B' (also 'grid 2', 'grid B')."""
-        view = state.view(None)
-        rows, columns, tiles = view["rows"], view["columns"], view["grid"]
+        view = view_of(state, None, StorytellingView)
+        rows, columns = view.rows, view.columns
         shape = grid_shape(rows, columns)
         words = which.casefold().split()
         if not words:
@@ -76,42 +76,42 @@ class StorytellingAdapter(BasicAdapter):
         else:
             return (f"The tiles lie in {shape}: say grid, grid row and a number from 1 to {rows}, or grid column "
                     f"and a letter from A to {letters[-1].upper()}.")
-        return f"{line}: " + ", ".join(f"{place} {tiles[place] or 'face down'}" for place in places) + "."
+        return f"{line}: " + ", ".join(f"{place} {view.tile(place) or 'face down'}" for place in places) + "."
 
     def typing_guide(self, state: GameState) -> tuple[str, str] | None:
         """How a flip is typed; the moves after a failed turn say their own lines."""
-        view = state.view(None)
-        if Phase(view["phase"]) != Phase.FLIP:
+        view = view_of(state, None, StorytellingView)
+        if view.phase != Phase.FLIP:
             return None
-        down = next(place for place, name in view["grid"].items() if name is None)
+        down = next(place.place for place in view.grid if place.name is None)
         return ("flip", f"Type flip and a place, its column letter then its row number, for example flip {down}; "
                         "grid says which tiles are face up.")
 
     def actor(self, state: GameState, action: Action) -> str | None:
         """The active player makes every move; a card read is the storyteller's, who is no player."""
-        return None if action.verb == "read" else state.view(None)["active"]
+        return None if action.verb == "read" else view_of(state, None, StorytellingView).active
 
     def phone_turn(self, state: GameState, player: str) -> PhoneTurn:
         """The active player flips tiles, blows a row or column, retires or stays."""
         if state.is_over():
             return PhoneTurn(state.status())
-        view = state.view(player)
-        active, phase = view["active"], Phase(view["phase"])
+        view = view_of(state, player, StorytellingView)
+        active, phase = view.active, view.phase
         if player != active:
             return PhoneTurn(waiting(state, player))
         if phase == Phase.FLIP:
-            pictures = view["card"]["pictures"]
-            found = len(view["found"])
+            pictures = already_set(view.card, "the card").pictures
+            found = len(view.found)
             tiles = tuple(
-                Button(place, place, Action("flip", None, (place,)), name=f"Flip {place}") if name is None
-                else Button(place, f"{place}: {name}", None)
-                for place, name in view["grid"].items()
+                Button(tile.place, tile.place, Action("flip", None, (tile.place,)), name=f"Flip {tile.place}")
+                if tile.name is None else Button(tile.place, f"{tile.place}: {tile.name}", None)
+                for tile in view.grid
             )
             if found:
                 now = f"Right, {found} of {len(pictures)} found. Flip a tile to find the {pictures[found]}."
             else:
                 now = f"Your turn: find the {', then the '.join(pictures)}. Flip a tile to find the {pictures[0]}."
-            return PhoneTurn(now, (Ask("flip", "The tiles", tiles, columns=view["columns"]),))
+            return PhoneTurn(now, (Ask("flip", "The tiles", tiles, columns=view.columns),))
         if phase == Phase.BLOW:
             buttons = tuple(
                 Button(f"{line} {direction}", f"{line.capitalize()} {direction}", Action("blow", None, (line, direction)),
@@ -128,32 +128,32 @@ class StorytellingAdapter(BasicAdapter):
 
     def table(self, state: GameState) -> TableView:
         """The tale, whose turn, the card and its pictures, the tiles face up, the clock or the race."""
-        view = state.view(None)
-        phase = Phase(view["phase"])
-        grid = Grid(view["rows"], view["columns"], tuple(Tile(place, name) for place, name in view["grid"].items()))
-        heading = f"{view['tale']}: {view['active']}'s turn" if view["active"] else view["tale"]
-        card = view["card"]
+        view = view_of(state, None, StorytellingView)
+        phase = view.phase
+        grid = Grid(view.rows, view.columns, tuple(Tile(tile.place, tile.name) for tile in view.grid))
+        heading = f"{view.tale}: {view.active}'s turn" if view.active else view.tale
+        card = view.card
         meters = []
-        if view["clock"]:
-            meters.append(Meter("Clock", view["clock"]["steps"], view["clock"]["of"], "steps"))
-        if view["race"]:
-            race = view["race"]
-            meters += [Meter("Tortoise", race["tortoise"], race["finish"], "squares"),
-                       Meter("Hare", race["hare"], race["finish"], "squares")]
+        if view.clock:
+            meters.append(Meter("Clock", view.clock.steps, view.clock.of, "steps"))
+        if view.race:
+            race = view.race
+            meters += [Meter("Tortoise", race.tortoise, race.finish, "squares"),
+                       Meter("Hare", race.hare, race.finish, "squares")]
         if phase == Phase.OVER:
             now = state.status()
         elif phase == Phase.FLIP:
-            found = len(view["found"])
+            found = len(view.found)
             steps = [f"{picture} (found)" if index < found else f"{picture} (next)" if index == found else picture
-                     for index, picture in enumerate(card["pictures"])]
-            now = f"{view['active']} is finding {plural(len(steps), 'picture')}: {', '.join(steps)}."
+                     for index, picture in enumerate(already_set(card, "the card").pictures)]
+            now = f"{view.active} is finding {plural(len(steps), 'picture')}: {', '.join(steps)}."
         elif phase == Phase.BLOW:
-            now = f"The wolf blew: {view['active']} moves a row or a column through BLEW."
+            now = f"The wolf blew: {view.active} moves a row or a column through BLEW."
         else:
-            now = f"{view['active']} retires or stays."
+            now = f"{view.active} retires or stays."
         return TableView(
-            heading, now, card["text"] if card else "", f"Card {card['number']}" if card else "",
-            meters=tuple(meters), meters_label="The race" if view["race"] else "Midnight" if view["clock"] else "",
+            heading, now, card.text if card else "", f"Card {card.number}" if card else "",
+            meters=tuple(meters), meters_label="The race" if view.race else "Midnight" if view.clock else "",
             grid=grid,
         )
 
@@ -179,11 +179,10 @@ class StorytellingAdapter(BasicAdapter):
             yield from each((f"read card {number_words(int(number))}",), f"read {number}", confirm=True)
 
 
-def _tiles(view: dict[str, Any]) -> tuple[list[str], int]:
+def _tiles(view: StorytellingView) -> tuple[list[str], int]:
     """The tiles face up ('B3 DRAGON'), and how many are face down."""
-    grid = view["grid"]
-    face_up = [f"{position} {name}" for position, name in grid.items() if name is not None]
-    return face_up, len(grid) - len(face_up)
+    face_up = [f"{tile.place} {tile.name}" for tile in view.grid if tile.name is not None]
+    return face_up, len(view.grid) - len(face_up)
 
 
 ADAPTER: GameAdapter = StorytellingAdapter(SPEC)

@@ -5,7 +5,7 @@ partial or bigger one), secrecy of the votes and random playouts."""
 from __future__ import annotations
 
 import copy
-import json
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +21,7 @@ from games.base import (
     UnknownCommand,
     check_player_names,
 )
-from games.dixit import SPEC, DixitState
+from games.dixit import SPEC, DixitState, Phase, Position
 from tests.games.playout import NO_SERVICES, check_finished_match, check_refused, random_playout, snapshot
 
 # Seat order chosen so that Tomás sits on Julián's left, as in the rulebook's example.
@@ -119,7 +119,7 @@ def test_no_owner_is_asked_when_every_vote_found_the_storyteller():
     assert (state.turn, state.storyteller) == (2, "Tomás")
     one_astray = DixitState(EXAMPLE_SEATS)  # Matilde's vote went to card 1: only its owner is asked
     run(one_astray, *SHOWN, "vote Tomás 2", "vote Leo 2", "vote Nicolás 2", "vote Matilde 1", "card 2")
-    assert one_astray.view(None)["owners_missing"] == [1]
+    assert one_astray.view(None).owners_missing == (1,)
     assert one_astray.waiting_for() == ("Tomás", "Leo", "Nicolás")
 
 
@@ -134,7 +134,7 @@ def test_a_vote_may_be_changed_until_all_are_in():
     assert [(event.text, event.to) for event in same] == [
         ("Your vote stays card 2.", "Leo"), ("Leo voted again (1 of 4 have voted).", None),
     ]
-    assert state.view("Leo")["my_vote"] == 2 and state.waiting_for() == ("Tomás", "Nicolás", "Matilde")
+    assert state.view("Leo").my_vote == 2 and state.waiting_for() == ("Tomás", "Nicolás", "Matilde")
     assert "vote Leo 4" in {str(choice.action) for choice in state.legal_actions()}
     run(state, "vote Tomás 1", "vote Nicolás 3", "vote Matilde 1")  # the last vote: all are in
     assert state.phase == "reveal"
@@ -180,7 +180,7 @@ def test_clue_may_be_a_hummed_song():
     state = DixitState(NAMES[:4])
     events = run(state, "storyteller Cy", "clue (hummed a song)")
     assert shared(events)[-1].startswith("Cy's clue: (hummed a song). Everyone else")
-    assert state.view(None)["clue"] == "(hummed a song)"
+    assert state.view(None).clue == "(hummed a song)"
 
 
 FOUR = [f"storyteller {NAMES[0]}", "clue x", "shown"]
@@ -353,35 +353,34 @@ def test_a_mistaken_vote_is_corrected_with_undo():
         match.apply(match.state.parse(command))
     assert match.undo() == Action("vote", "Leo", ("2",))
     match.apply(match.state.parse("vote Leo 4"))
-    assert match.state.view("Leo")["my_vote"] == 4
+    assert match.state.view("Leo").my_vote == 4
 
 
 def test_votes_stay_secret_until_all_are_in():
     state = DixitState(EXAMPLE_SEATS)
     run(state, *SHOWN, "vote Leo 4", "vote Tomás 1")
     everyone = state.view(None)
-    assert "my_vote" not in everyone
-    assert everyone["voted"] == ["Tomás", "Leo"]
-    assert everyone["positions"] == [{"number": number, "owner": None, "votes": None} for number in range(1, 6)]
-    assert (everyone["clue"], everyone["phase"], everyone["draw_pile"]) == ("Where is happiness?", "vote", 54)
-    assert state.view("Leo")["my_vote"] == 4
-    assert state.view("tomás")["my_vote"] == 1
+    assert (everyone.player, everyone.my_vote) == (None, None)
+    assert everyone.voted == ("Tomás", "Leo")
+    assert everyone.positions == tuple(Position(number, None, None) for number in range(1, 6))
+    assert (everyone.clue, everyone.phase, everyone.draw_pile) == ("Where is happiness?", Phase.VOTE, 54)
+    assert state.view("Leo").my_vote == 4
+    assert state.view("tomás").my_vote == 1
     for player in EXAMPLE_SEATS:
         own = state.view(player)
-        assert own.pop("player") == player
-        own.pop("my_vote")
-        assert own == everyone  # nothing but one's own vote differs from the shared view
-    json.dumps([state.view(player) for player in [None, *EXAMPLE_SEATS]])
+        assert own.player == player
+        # nothing but one's own vote differs from the shared view
+        assert replace(own, player=None, my_vote=None) == everyone
 
     run(state, "vote Matilde 1", "vote Nicolás 3", "card 4", "owner 1 Leo")
-    assert state.view(None)["owners_missing"] == [3]
-    assert state.view(None)["positions"] == [
-        {"number": 1, "owner": "Leo", "votes": ["Tomás", "Matilde"]},
-        {"number": 2, "owner": None, "votes": []},
-        {"number": 3, "owner": None, "votes": ["Nicolás"]},
-        {"number": 4, "owner": "Julián", "votes": ["Leo"]},
-        {"number": 5, "owner": None, "votes": []},
-    ]
+    assert state.view(None).owners_missing == (3,)
+    assert state.view(None).positions == (
+        Position(1, "Leo", ("Tomás", "Matilde")),
+        Position(2, None, ()),
+        Position(3, None, ("Nicolás",)),
+        Position(4, "Julián", ("Leo",)),
+        Position(5, None, ()),
+    )
 
 
 @pytest.mark.parametrize("count", sorted(LENGTHS))
@@ -395,7 +394,7 @@ def test_game_length(count):
     while not state.is_over():
         if any("This is the last turn." in text for text in shared(events)):
             last_turn_announced.append(state.turn)
-        assert state.view(None)["last_turn"] == (state.turn == turns)
+        assert state.view(None).last_turn == (state.turn == turns)
         storytellers.append(state.storyteller)
         pile_before = state.draw_pile
         events = simple_turn(state)
@@ -428,7 +427,7 @@ def test_a_smaller_deck_makes_a_shorter_game():
         "Turn 2: Ben is the storyteller. This is the last turn. Ben, say 'clue' and your sentence.",
     ]
     assert state.status().startswith("Turn 2, 4 cards in the draw pile. This is the last turn.")
-    assert state.view(None)["last_turn"] and state.view(None)["deck_size"] == 32
+    assert state.view(None).last_turn and state.view(None).deck_size == 32
     events = shared(simple_turn(state))
     assert state.is_over() and state.turn == 2
     assert events[-1].startswith("The last card of the draw pile has been drawn, so the game is over. ")

@@ -6,7 +6,6 @@ Contando variants, refusals that change nothing, and random playouts with replay
 whole bundled deck."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import pytest
@@ -123,8 +122,8 @@ def test_a_whole_turn_read_revealed_and_scored():
     assert lines[7] == "Turn 2: Ben is the storyteller. This is the last turn. Ben, choose a card of your hand on your phone and give your clue."
     assert state.scores() == {"Ana": 3, "Ben": 5, "Cy": 0, "Dee": 0}
     assert all(len(hand) == 6 for hand in state.hands.values()) and state.draw_pile == 4
-    assert [entry["owner"] for entry in state.view(None)["last_table"]] == [owners[n] for n in state.numbers]
-    assert state.view(None)["positions"] == []  # the table is cleared for the next turn
+    assert [entry.owner for entry in state.view(None).last_table] == [owners[n] for n in state.numbers]
+    assert state.view(None).positions == ()  # the table is cleared for the next turn
 
 
 def test_the_clue_may_be_given_aloud_sung_or_mimed():
@@ -135,7 +134,7 @@ def test_the_clue_may_be_given_aloud_sung_or_mimed():
     assert shared(events) == [
         "Cy gave the clue at the table. Everyone else, choose on your phone the card of your hand that best fits it."
     ]
-    assert state.view(None)["clue_aloud"] and state.clue is None
+    assert state.view(None).clue_aloud and state.clue is None
     events = run(state, *(f"give {player} {state.hands[player][0]}" for player in state.voters))
     assert "All cards are in. Cy's clue was given at the table. The 4 cards, in order:" in shared(events)
 
@@ -198,17 +197,17 @@ def test_three_players_give_two_cards_each_and_contando():
 def test_a_player_sees_their_own_hand_only():
     state = DescribedDixit(NAMES[:4], deck(40), seed=11)
     run(state, "storyteller Ana")
-    public = json.dumps(state.view(None))
+    public = repr(state.view(None))
     for player in NAMES[:4]:
-        mine = json.dumps(state.view(player))
-        assert [card["id"] for card in state.view(player)["hand"]] == state.hands[player]
+        mine = repr(state.view(player))
+        assert [card.id for card in state.view(player).hand] == state.hands[player]
         for other in NAMES[:4]:
             for card in state.hands[other]:
-                title = f'"Card title {card}"'
+                title = f"'Card title {card}'"
                 assert (title in mine) == (other == player)
                 assert title not in public
     run(state, f"pick {state.hands['Ana'][0]}", "clue Far")
-    assert state.view("Ana")["pick"] == state.hands["Ana"][0] and state.view("Ben")["pick"] is None
+    assert state.view("Ana").pick == state.hands["Ana"][0] and state.view("Ben").pick is None
     assert state.secrets("Ana") == [f"Card title {state.hands['Ana'][0]}".join(("Your card for the clue: ", "."))]
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -11,7 +12,7 @@ from games.base import (
     UnknownCommand, SecretRefused, TermRefusal, UnknownPlayer, WrongShape,
 )
 from games.decks import OpeningCard
-from games.stories import StoriesState
+from games.stories import Phase, SheetView, StoriesState, StoriesView, TermView
 from tests.games.playout import check_finished_match, check_refused, random_playout, snapshot
 
 
@@ -187,7 +188,7 @@ def test_rulebook_example_arctic_story() -> None:
     assert state.score_report() == ["Scores: Nina 9, Sabine 1, Stephan 8, Melanie 9.", *explanation]
     assert provisional[2:] == explanation[1:]
     assert state.scores() == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
-    assert state.view(None)["last_story_points"] == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
+    assert state.view(None).last_story_points == {"Nina": 9, "Sabine": 1, "Stephan": 8, "Melanie": 9}
     assert (state.phase, state.storyteller, state.writers) == ("choose", "Sabine", ("Nina", "Stephan", "Melanie"))
 
 
@@ -282,7 +283,7 @@ def test_storyteller_passes_left_for_the_right_number_of_stories(players, storyt
     told = []
     while not state.is_over():
         told.append(state.storyteller)
-        assert state.view(None)["round"] == len(told) // len(players) + (len(told) % len(players) > 0)
+        assert state.view(None).round == len(told) // len(players) + (len(told) % len(players) > 0)
         finish_story_without_ticks(state)
     assert told == storytellers
     assert state.outcome().winners == players
@@ -316,8 +317,8 @@ def test_status_says_whose_input_is_awaited() -> None:
         "Normal side: 'When I was in the Arctic recently...'",
         "Quirky side: 'My grandmother keeps a crocodile in the bath.'",
     ]
-    assert state.view(None)["card"] is None and state.view("Sabine")["card"] is None
-    assert state.view("Nina")["card"] == {"normal": ARCTIC.normal, "quirky": ARCTIC.quirky}
+    assert state.view(None).card is None and state.view("Sabine").card is None
+    assert state.view("Nina").card == ARCTIC
     assert state.waiting_for() == ("Nina",)
     play(state, "side Nina quirky", "term Sabine snow")
     write_terms(state, {"Stephan": EXAMPLE_TERMS["Stephan"]})
@@ -377,29 +378,30 @@ def test_terms_stay_secret_until_the_story_ends() -> None:
     # the news of a secret move is marked, for a host to answer a typed one alike, legal or not
     assert [event.cue for event in later if event.to is None and event.text.startswith("Sabine ")][:1] == ["secret"]
     assert state.status().casefold().count("snow") == 0
-    assert "terms" not in str(state.view(None))
+    assert all(sheet.terms is None for sheet in state.view(None).sheets)
+    assert "Walrus" not in repr(state.view(None))
     for viewer in ("Nina", "Stephan", "Melanie"):
-        assert "terms" not in str(state.view(viewer)["sheets"]["Sabine"])
-    assert state.view("Sabine")["sheets"]["Sabine"] == {
-        "written": 5, "ticked": 1, "questions": 1,
-        "terms": [{"term": term, "ticked": term == "Walrus"}
-                  for term in ("Snow", "cold", "Polar bear", "Igloo", "Walrus")],
-    }
-    assert state.view(None)["sheets"]["Sabine"] == {"written": 5, "ticked": 1, "questions": 1}
+        assert state.view(viewer).sheet("Sabine").terms is None
+        assert "Walrus" not in repr(state.view(viewer))
+    assert state.view("Sabine").sheet("Sabine") == SheetView(
+        "Sabine", written=5, ticked=1, questions=1,
+        terms=tuple(TermView(term, term == "Walrus") for term in ("Snow", "cold", "Polar bear", "Igloo", "Walrus")),
+    )
+    assert state.view(None).sheet("Sabine") == SheetView("Sabine", written=5, ticked=1, questions=1, terms=None)
     play(state, "timeup")
-    assert state.view(None)["sheets"]["Stephan"]["terms"][0] == {"term": "Snow", "ticked": False}
-    assert state.view("Melanie")["sheets"]["Sabine"]["terms"][4] == {"term": "Walrus", "ticked": True}
+    assert state.view(None).terms("Stephan")[0] == TermView("Snow", False)
+    assert state.view("Melanie").terms("Sabine")[4] == TermView("Walrus", True)
 
 
 def test_view_describes_the_story() -> None:
     state = at_narration()
-    assert {key: value for key, value in state.view("Nina").items() if key != "sheets"} == {
-        "game": "stories", "phase": "narration", "round": 1, "rounds": 2, "story": 1, "stories": 8,
-        "storyteller": "Nina", "card": {"normal": ARCTIC.normal, "quirky": ARCTIC.quirky}, "side": "normal",
-        "sentence": ARCTIC.normal, "timer_seconds": 60, "scores": {player: 0 for player in TABLE},
-        "last_story_points": None,
-    }
-    assert list(state.view("Nina")["sheets"]) == ["Sabine", "Stephan", "Melanie"]
+    view = state.view("Nina")
+    assert replace(view, sheets=()) == StoriesView(
+        phase=Phase.NARRATION, round=1, rounds=2, story=1, stories=8, storyteller="Nina", card=ARCTIC, side="normal",
+        sentence=ARCTIC.normal, timer_seconds=60, scores={player: 0 for player in TABLE}, last_story_points=None,
+        sheets=(),
+    )
+    assert [sheet.writer for sheet in view.sheets] == ["Sabine", "Stephan", "Melanie"]
 
 
 def test_erase_before_the_start_reopens_the_sheet() -> None:

@@ -3,7 +3,6 @@ reading another card than the top one, refusals that change nothing, and random 
 every tale."""
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import pytest
@@ -12,7 +11,7 @@ from games.base import (
     Action, Event, GameIsOver, IllegalAction, Match, NotYourTurn, Outcome, SetupError, UnknownCommand, join_names,
 )
 from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard, Tile
-from games.storytelling import StorytellingState, rank
+from games.storytelling import Clock, Holding, Phase, PlaceView, Race, StorytellingState, rank
 from tests.games.playout import check_finished_match, random_playout, snapshot
 
 SAINT_GEORGE_TILES = (
@@ -117,9 +116,9 @@ def test_setup_deals_a_four_by_four_grid_and_reads_card_one() -> None:
     assert [event.text for event in state.opening()] == [state.shape().text, *reading("Marc", 1, "DRAGON")]
     assert state.waiting_for() == ("Marc",)
     view = state.view(None)
-    assert view["grid"] == {f"{column}{row}": None for row in "1234" for column in "ABCD"}
-    assert view["card"] == {"number": 1, "text": "The text of card 1.", "pictures": ["DRAGON"], "points": 1}
-    assert (view["draw_pile"], view["read_pile"], view["active"]) == (12, 0, "Marc")
+    assert view.grid == tuple(PlaceView(f"{column}{row}", None) for row in "1234" for column in "ABCD")
+    assert view.card == TaleCard(1, "The text of card 1.", ("DRAGON",), 1)
+    assert (view.draw_pile, view.read_pile, view.active, view.turn) == (12, 0, "Marc", 1)
 
 
 def test_the_seed_decides_the_grid() -> None:
@@ -135,6 +134,17 @@ def reach_card_ten(advanced: bool, seed: int = 1) -> StorytellingState:
         fail_turn(state)
     assert (state.card_number, state.active) == (10, "Marc")
     return state
+
+
+def test_the_view_counts_the_turns() -> None:
+    """Each turn draws a card; a card read instead changes no turn (a replay counts the same: the
+    random playouts compare the views of a replay)."""
+    state = StorytellingState(["Lea", "Marc"], SAINT_GEORGE, seed=1)
+    state.apply(Action("read", None, ("5",)))
+    assert state.view(None).turn == 1
+    for _ in range(3):
+        fail_turn(state)
+    assert (state.view(None).turn, state.card_number) == (4, 3)
 
 
 @pytest.mark.parametrize("advanced, wrong", [(False, "BLOOD"), (True, "BLOOD"), (False, "BREATH")])
@@ -155,9 +165,9 @@ def test_rulebook_example_saint_george_card_ten(advanced: bool, wrong: str) -> N
         "Card 10 is read. Marc is finding 4 pictures in this order: DRAGON, SAINT GEORGE, HORSE, BREATH. "
         "2 found, next: HORSE. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4."
     )
-    face_up = {name for name in state.view(None)["grid"].values() if name}
+    face_up = {tile.name for tile in state.view(None).grid if tile.name}
     assert face_up == {"DRAGON", "SAINT GEORGE"}
-    assert state.view("Lea")["found"] == ["DRAGON", "SAINT GEORGE"]
+    assert state.view("Lea").found == ("DRAGON", "SAINT GEORGE")
     flipped = join_names(sorted(place(state, name) for name in ("DRAGON", "SAINT GEORGE", wrong)))
     events = flip(state, wrong)
     assert texts(events) == [
@@ -167,8 +177,8 @@ def test_rulebook_example_saint_george_card_ten(advanced: bool, wrong: str) -> N
         *reading("Lea", 11, "LANCE"),
     ]
     assert state.grid == grid
-    assert set(state.view(None)["grid"].values()) == {None}
-    assert (state.active, state.card_number, state.view(None)["read_pile"]) == ("Lea", 11, 10)
+    assert all(tile.name is None for tile in state.view(None).grid)
+    assert (state.active, state.card_number, state.view(None).read_pile) == ("Lea", 11, 10)
     assert state.scores() == {"Lea": 0, "Marc": 0}
 
 
@@ -183,8 +193,8 @@ def test_finding_every_picture_in_order_wins_the_card() -> None:
     ]
     assert texts(events)[-3:] == reading("Lea", 11, "LANCE")
     assert state.scores() == {"Lea": 0, "Marc": 4}
-    assert state.view(None)["players"][1] == {"name": "Marc", "cards": [10], "points": 4, "retired": False}
-    assert state.view(None)["read_pile"] == 9
+    assert state.view(None).players[1] == Holding("Marc", (10,), 4, False)
+    assert state.view(None).read_pile == 9
 
 
 def test_the_read_pile_is_turned_over_lowest_number_on_top() -> None:
@@ -197,7 +207,7 @@ def test_the_read_pile_is_turned_over_lowest_number_on_top() -> None:
         "Every card has been read: the read pile is turned over, card 2 on top.",
         *reading("Marc", 2, "SAINT GEORGE"),
     ]
-    assert (state.view(None)["draw_pile"], state.view(None)["read_pile"]) == (11, 0)
+    assert (state.view(None).draw_pile, state.view(None).read_pile) == (11, 0)
 
 
 def test_the_tenth_card_ends_the_game_at_once() -> None:
@@ -256,7 +266,7 @@ def test_stinky_breath_reshuffles_exactly_the_flipped_tiles_into_their_places() 
         kept = [index for index in range(16) if index not in emptied]
         assert [state.grid[index] for index in kept] == [before[index] for index in kept]
         assert {state.grid[i] for i in emptied} == {"DRAGON", "SAINT GEORGE", "BREATH"}
-        assert set(state.view(None)["grid"].values()) == {None}
+        assert all(tile.name is None for tile in state.view(None).grid)
         changed += state.grid != before
     assert changed >= 5
 
@@ -279,7 +289,7 @@ def reach_wolf_blew(seed: int = 1) -> StorytellingState:
 
 def test_rulebook_example_the_wolf_blew_column_down() -> None:
     state = reach_wolf_blew()
-    assert {name for name in state.view(None)["grid"].values() if name} == {"BLEW"}
+    assert {tile.name for tile in state.view(None).grid if tile.name} == {"BLEW"}
     assert [str(choice.action) for choice in state.legal_actions()] == [
         "blow row left", "blow row right", "blow column up", "blow column down",
     ]
@@ -304,8 +314,8 @@ def test_rulebook_example_the_wolf_blew_column_down() -> None:
         *reading("Lea", 2, "HOUSE OF STRAW"),
     ]
     assert "BLEW from" in texts(events)[1]
-    assert set(state.view(None)["grid"].values()) == {None}
-    assert state.view(None)["read_pile"] == 1
+    assert all(tile.name is None for tile in state.view(None).grid)
+    assert state.view(None).read_pile == 1
 
 
 @pytest.mark.parametrize("line, direction, source", [
@@ -352,7 +362,7 @@ def test_cinderella_clock_moves_when_the_wrong_frame_matches_a_picture_of_the_ca
         f"{state.position(state.grid.index(events[0].text[4:-1]))} is turned face down again.",
         "Marc must say retire, to keep their cards and leave the game, or stay.",
     ]
-    assert state.view(None)["clock"] == {"steps": 1, "of": 12}
+    assert state.view(None).clock == Clock(1, 12)
     assert state.status() == (
         "Marc must say retire, to keep their cards and leave the game, or stay. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4. "
         "The clock: 1 of 12 steps, 11 to midnight."
@@ -369,7 +379,7 @@ def test_cinderella_clock_stays_when_no_frame_matches() -> None:
         f"{events[0].text[:2]} is turned face down again.",
         "Marc must say retire, to keep their cards and leave the game, or stay.",
     ]
-    assert state.view(None)["clock"] == {"steps": 0, "of": 12}
+    assert state.view(None).clock == Clock(0, 12)
 
 
 def test_cinderella_a_retired_player_keeps_the_cards_and_is_skipped() -> None:
@@ -382,7 +392,7 @@ def test_cinderella_a_retired_player_keeps_the_cards_and_is_skipped() -> None:
     fail_with_frame(state, "green")
     state.apply(Action("stay"))
     assert state.active == "Lea"
-    assert state.view(None)["players"][0] == {"name": "Marc", "cards": [1], "points": 3, "retired": True}
+    assert state.view(None).players[0] == Holding("Marc", (1,), 3, True)
 
 
 def test_cinderella_midnight_takes_the_cards_of_those_who_stayed() -> None:
@@ -442,8 +452,8 @@ def test_race_setup_two_rows_of_eight_hare_on_the_player_count() -> None:
     assert [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "flip"] == [
         f"flip {column}{row}" for row in "12" for column in "ABCDEFGH"
     ]
-    assert (state.view(None)["rows"], state.view(None)["columns"]) == (2, 8)
-    assert state.view(None)["race"] == {"tortoise": 0, "hare": 3, "finish": 16, "discarded": []}
+    assert (state.view(None).rows, state.view(None).columns) == (2, 8)
+    assert state.view(None).race == Race(tortoise=0, hare=3, finish=16, discarded=())
     assert state.status() == (
         "Card 1 is read. Marc is finding 1 picture in this order: HARE. None found yet. "
         "The tiles lie in a grid of 8 columns, A to H, and 2 rows, 1 and 2. "
@@ -465,9 +475,9 @@ def test_race_failure_moves_the_hare_and_a_won_card_the_tortoise() -> None:
     assert won[1] == "Lea wins card 2: it is discarded and the tortoise moves 2 squares."
     assert won[3] == "The tortoise is on square 2 and the hare on square 4; Finish is square 16."
     view = state.view(None)
-    assert view["race"]["discarded"] == [2]
-    assert view["read_pile"] == 1
-    assert [player["cards"] for player in view["players"]] == [[], [], []]
+    assert view.race is not None and view.race.discarded == (2,)
+    assert view.read_pile == 1
+    assert [player.cards for player in view.players] == [(), (), ()]
     assert state.scores() == {"Marc": 0, "Lea": 0, "Tom": 0}
 
 
@@ -497,8 +507,8 @@ def test_the_storyteller_reads_card_nine_first_and_card_one_goes_back_on_top() -
     assert texts(events) == reading("Marc", 9, "SWORD")[1:]  # no new "your turn": it still is Marc's
     assert (state.card_number, state.active, state.draw) == (9, "Marc", [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13])
     assert state.status() == "Card 9 is read. Marc is finding 1 picture in this order: SWORD. None found yet. The tiles lie in a grid of 4 columns, A to D, and 4 rows, 1 to 4."
-    assert state.view(None)["card"]["number"] == 9
-    assert (state.view(None)["draw_pile"], state.view(None)["read_pile"]) == (12, 0)
+    assert state.view(None).card == state.cards[8] and state.view(None).turn == 1  # the same turn, another card
+    assert (state.view(None).draw_pile, state.view(None).read_pile) == (12, 0)
     reads = [str(choice.action) for choice in state.legal_actions() if choice.action.verb == "read"]
     assert reads == [f"read {number}" for number in (9, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13)]
     assert texts(win_turn(state))[-5:] == ["Marc wins card 9 and 1 point.", f"{place(state, 'SWORD')} is turned face down again.", *reading("Lea", 1, "DRAGON")]
@@ -699,19 +709,19 @@ def test_setup_errors(players, tale, options, message) -> None:
 
 def test_cinderella_tiles_need_no_frame_in_the_basic_game() -> None:
     tale = Tale("cinderella", "C", SAINT_GEORGE.tiles, SAINT_GEORGE.cards)
-    assert StorytellingState(["Marc"], tale, 1).view(None)["clock"] is None
+    assert StorytellingState(["Marc"], tale, 1).view(None).clock is None
 
 
-def test_views_are_public_json_and_hide_only_the_face_down_tiles() -> None:
+def test_views_are_public_and_hide_only_the_face_down_tiles() -> None:
     state = reach_wolf_blew()
     view = state.view(None)
-    assert json.loads(json.dumps(view)) == view
     assert all(state.view(player) == view for player in state.players)
-    assert {position: name for position, name in view["grid"].items() if name} == {place(state, "BLEW"): "BLEW"}
-    assert view["card"]["pictures"] == ["WOLF", "HOUSE OF STRAW", "BLEW"]
-    assert (view["tale"], view["tale_key"], view["advanced"]) == ("Three Pigs", "three-pigs", True)
-    assert (view["phase"], view["active"], view["found"]) == ("blow", "Marc", ["WOLF"])
-    assert (view["clock"], view["race"], view["outcome"]) == (None, None, None)
+    assert {tile.place: tile.name for tile in view.grid if tile.name} == {place(state, "BLEW"): "BLEW"}
+    assert view.tile(place(state, "BLEW")) == "BLEW"
+    assert view.card is not None and view.card.pictures == ("WOLF", "HOUSE OF STRAW", "BLEW")
+    assert (view.tale, view.tale_key, view.advanced) == ("Three Pigs", "three-pigs", True)
+    assert (view.phase, view.active, view.found) == (Phase.BLOW, "Marc", ("WOLF",))
+    assert (view.clock, view.race, view.outcome) == (None, None, None)
 
 
 # --- random playouts ------------------------------------------------------------------------
@@ -721,7 +731,7 @@ def no_free_text(choice, rng) -> str:
     raise AssertionError("Storytelling has no free text")
 
 
-def card_points(tale: Tale, numbers: list[int]) -> int:
+def card_points(tale: Tale, numbers: Sequence[int]) -> int:
     return sum(card.points for card in tale.cards if card.number in numbers)
 
 
@@ -742,22 +752,24 @@ def test_random_playouts(key: str, advanced: bool) -> None:
         reads += sum(action.verb == "read" for action in match.log)
         state = match.state
         view = state.view(None)
-        won = [player["cards"] for player in view["players"]]
-        assert state.scores() == {player["name"]: card_points(tale, player["cards"]) for player in view["players"]}
+        won = [player.cards for player in view.players]
+        assert state.scores() == {player.name: card_points(tale, player.cards) for player in view.players}
         if advanced and key == "hare-tortoise":
-            race_view = view["race"]
-            assert (race_view["tortoise"] == len(tale.tiles)) != (race_view["hare"] == len(tale.tiles))
-            assert state.outcome().winners == (players if race_view["tortoise"] == 16 else ())
-            assert len(race_view["discarded"]) == race_view["tortoise"] // 2 and won == [[]] * len(players)
+            race = view.race
+            assert race is not None
+            assert (race.tortoise == len(tale.tiles)) != (race.hare == len(tale.tiles))
+            assert state.outcome().winners == (players if race.tortoise == 16 else ())
+            assert len(race.discarded) == race.tortoise // 2 and won == [()] * len(players)
             continue
-        assert state.outcome() == rank({p["name"]: (p["points"], len(p["cards"])) for p in view["players"]})
+        assert state.outcome() == rank({p.name: (p.points, len(p.cards)) for p in view.players})
         cards_won = sum(map(len, won))
         if advanced and key == "cinderella":
-            retired = [player["name"] for player in view["players"] if player["retired"]]
-            midnight = view["clock"]["steps"] == clock_steps
+            retired = [player.name for player in view.players if player.retired]
+            assert view.clock is not None
+            midnight = view.clock.steps == clock_steps
             assert midnight or len(retired) == len(players) or cards_won == 10
             if midnight:
-                assert all(not player["cards"] for player in view["players"] if not player["retired"])
+                assert all(not player.cards for player in view.players if not player.retired)
         else:
             assert cards_won == 10
     assert reads > 0

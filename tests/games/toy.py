@@ -4,11 +4,11 @@ adding 1 or 2 to a count; whoever reaches the target wins."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from games.base import (
-    Action, BadArgument, Choice, Event, GameSpec, GameState, NotYourTurn, Option, Outcome, Services, Settings, Verb,
+    Action, BadArgument, Choice, Event, GameSpec, GameState, GameView, NotYourTurn, Option, Outcome, Services, Settings, Verb,
     check_player_names,
 )
 
@@ -19,6 +19,13 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 class Phase(str, Enum):
     COUNT = "count"
     OVER = "over"
+
+
+@dataclass(frozen=True)
+class ToyView(GameView):
+    phase: Phase
+    count: int
+    target: int
 
 
 class ToyState(GameState):
@@ -68,8 +75,8 @@ class ToyState(GameState):
     def outcome(self) -> Outcome | None:
         return None if self.winner is None else Outcome((self.winner,), f"{self.winner} wins.")
 
-    def view(self, player: str | None) -> dict[str, Any]:
-        return {"game": self.game, "phase": self.phase.value, "count": self.count, "target": self.target}
+    def view(self, player: str | None) -> ToyView:
+        return ToyView(self.phase, self.count, self.target)
 
     moves = {"add": _do_add}
 

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from games.base import Match
+from games.stories import TermView
 from host.adapters.base import adapter_for, referee
 from host.cli.catalog import make
 from host.storage.decks import load_opening_cards, load_tale
@@ -94,7 +95,7 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
     lines = [re.sub(r"^\[[\d.]+ s\] ", "", line) for line in printed]  # the time in the story
     stop = lines.index("Stop! Sabine has ticked all five terms.")
     assert lines[stop - 2:stop] == ["Sabine ticks a term.", "Stephan ticks a term."]
-    assert match.state.view(None)["sheets"]["Stephan"]["terms"][3] == {"term": "bag", "ticked": True}
+    assert match.state.view(None).terms("Stephan")[3] == TermView("bag", True)
 
 
 def test_quit_said_and_confirmed_ends_the_session_and_nothing_after_it_is_played(tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_say
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("storytelling", settings)
         match = Match(make("storytelling", settings))
-        on_top = match.state.view(None)["card"]["number"]
+        on_top = match.state.card_number
         other = next(number for number in texts if number != on_top)
         output = TextOutput(write=printed.append)
         session = Session(SessionConfig(store, game, match, output, voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),

@@ -90,7 +90,7 @@ def test_no_phrase_ever_names_a_secret_term() -> None:
     for _ in range(2):
         said = {word for phrase in phrases(state, Names({}), adapter_for("stories")) for word in phrase.words.split()}
         assert not said & secret
-        if state.view(None)["phase"] == "narration":
+        if state.view(None).phase == "narration":
             state.apply(Action("timeup"))
 
 
@@ -260,7 +260,7 @@ def test_told_in_words_no_phrase_names_a_card_of_a_hand_and_a_card_is_read_again
         recognizer.set_phrases([phrase.words for phrase in said])
         assert not [phrase for phrase in said if phrase.line.split()[0] in ("pick", "give", "take", "vote")]
         state.apply(state.parse(line))
-    assert state.view(None)["phase"] == "vote"
+    assert state.view(None).phase == "vote"
     assert voice.hear(state, "read card two") == [HostRequest("read", "card 2")]
     assert adapter_for("dixit").reading(state, "read card 2") == [
         f"Card 2, {state.cards[state.laid[1]].title}: {state.cards[state.laid[1]].description}"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.base import Action, GameState, IllegalAction, Match, fold_name
+from games.dixit import Position
 from host.adapters.base import adapter_for
 from host.adapters.views import PhoneTurn
 from host.cli.catalog import make
@@ -181,17 +182,16 @@ def test_a_phone_vote_counts_for_its_sender_only(tmp_path: Path) -> None:
         yield PhoneCommand("Julián", "vote", "Julian 2")  # another's name: refused, nothing voted
         yield PhoneCommand("An", "vote", "Julián 3")
         yield PhoneCommand("Julian", "vote", "an 1")
-        assert played.state.view(None)["voted"] == []
+        assert played.state.view(None).voted == ()
         yield PhoneCommand("An", "vote", "1")
         yield PhoneCommand("Julian", "vote", "2")
-        assert {voter: played.state.view(voter)["my_vote"] for voter in players[:3]} == {"An": 1, "Julian": 2, "Julián": None}
+        assert {voter: played.state.view(voter).my_vote for voter in players[:3]} == {"An": 1, "Julian": 2, "Julián": None}
         yield PhoneCommand("Julián", "vote", "3")
 
     played.run(Moves(moves()))
-    assert played.state.view(None)["positions"][:3] == [
-        {"number": 1, "owner": None, "votes": ["An"]}, {"number": 2, "owner": None, "votes": ["Julian"]},
-        {"number": 3, "owner": None, "votes": ["Julián"]},
-    ]
+    assert played.state.view(None).positions[:3] == (
+        Position(1, None, ("An",)), Position(2, None, ("Julian",)), Position(3, None, ("Julián",)),
+    )
     refused = "Refused: that is not yours to do now. Vote for the card you think is Bo's: press its number."
     assert phones.told["Julián"][0] == phones.told["An"][0] == phones.told["Julian"][0] == refused
     assert not [line for line in printed if "Refused" in line or "not yours" in line]  # on the sender's phone only
@@ -212,7 +212,7 @@ def test_an_offered_action_that_is_not_the_senders_is_refused(tmp_path: Path, mo
         yield PhoneCommand("Julian", "vote", "1")  # Julian's page offers Julián's vote
 
     played.run(Moves(moves()))
-    assert played.state.view(None)["voted"] == [] and len(played.match.log) == 3
+    assert played.state.view(None).voted == () and len(played.match.log) == 3
     assert phones.told["Julian"][0].startswith("Refused: that is not yours to do now.")
 
 
@@ -232,7 +232,7 @@ def test_a_phone_tick_names_its_own_term_and_the_table_hears_no_term(tmp_path: P
         yield PhoneCommand("Julian", "question")
 
     played.run(Moves(moves()))
-    ticked = {player: [t["term"] for t in played.state.view(player)["sheets"][player]["terms"] if t["ticked"]] for player in terms}
+    ticked = {player: [t.text for t in played.state.view(player).terms(player) if t.ticked] for player in terms}
     assert ticked == {"An": ["radio"], "Julian": []}
     assert "An ticks a term." in printed and "Julian asks a first question, which costs 1 point. I, answer it properly." in printed
     assert not [line for line in printed if any(term in line for term in ("radio", "dog", "police"))]

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.base import Match
+from games.base import Match, already_set, view_of
+from games.storytelling import StorytellingView
 from host.adapters.base import referee
 from host.cli.catalog import add_play_options, make, new_settings
 from host.adapters.narration import NarrationListener
@@ -153,13 +154,15 @@ def test_the_table_names_face_up_tiles_only() -> None:
     game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
     match = Match(make("storytelling", game))
     state = match.state
-    picture = state.view(None)["card"]["pictures"][0]
+    view = view_of(state, None, StorytellingView)
+    pictures = already_set(view.card, "the card").pictures
+    picture = pictures[0]
     position = state.position(state.grid.index(picture))  # type: ignore[attr-defined]
     match.apply(state.parse(f"flip {position}"))
     table = table_screen(match.state, None)["table"]
     assert [tile["name"] for tile in table["grid"]["tiles"] if tile["place"] == position] == [picture]
     assert [tile["place"] for tile in table["grid"]["tiles"] if tile["name"]] == [position]
-    public = [*state.view(None)["card"]["pictures"], state.view(None)["tale"].upper()]  # on the card, the title
+    public = [*pictures, view.tale.upper()]  # on the card, the title
     hidden = [name for name in state.grid if not any(name in shown for shown in public)]  # type: ignore[attr-defined]
     assert [name for name in hidden if re.search(rf"\b{name}\b", repr(table), re.IGNORECASE)] == []
 
