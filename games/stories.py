@@ -7,10 +7,9 @@ term may be written and whether two terms are the same is language work, left to
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from games.base import (
     Action,
@@ -40,12 +39,11 @@ from games.base import (
     quoted,
 )
 from games.decks import OpeningCard
+from games.stories_scoring import (
+    QUESTION_COSTS, WrittenTerm, explain_points, revealed, scored_terms, story_points,
+)
 
 TERMS_PER_PLAYER = 5
-#: what each question of a story costs: the first 1 point, the second 2 more
-QUESTION_COSTS = (1, 2)
-SHARED_TERM_POINTS = 2
-UNIQUE_TERM_POINTS = 4
 SIDES = ("normal", "quirky")
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
 #: why a term was refused, in a few words (by the refusal's code), for a host that speaks briefly
@@ -70,94 +68,10 @@ class Phase(str, Enum):
     OVER = "over"
 
 
-@dataclass
-class WrittenTerm:
-    text: str
-    ticked: bool = False
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> WrittenTerm:
-        return WrittenTerm(self.text, self.ticked)  # apply() copies the state on every move: keep it cheap
-
-
-
-@dataclass(frozen=True)
-class ScoredTerm:
-    text: str
-    points: int
-    #: the other writers who wrote the same term (ticked or not)
-    shared_with: tuple[str, ...]
-
-
-def scored_terms(
-    sheets: Mapping[str, Sequence[WrittenTerm]], same: Callable[[str, str], bool]
-) -> dict[str, list[ScoredTerm]]:
-    """Each writer's ticked terms and what each scores: 2 when another writer wrote the same
-    term (ticked or not), else 4."""
-    scored: dict[str, list[ScoredTerm]] = {}
-    for player, sheet in sheets.items():
-        scored[player] = []
-        for term in sheet:
-            if term.ticked:
-                shared_with = tuple(
-                    other for other, terms in sheets.items()
-                    if other != player and any(same(term.text, written.text) for written in terms)
-                )
-                points = SHARED_TERM_POINTS if shared_with else UNIQUE_TERM_POINTS
-                scored[player].append(ScoredTerm(term.text, points, shared_with))
-    return scored
-
-
 def _briefly(code: str) -> str | None:
     """A term refused, in a few words: 'Refused: an adverb.' (None for a reason without a short form)."""
     reason = BRIEF_REASONS.get(code)
     return None if reason is None else f"Refused: {reason}."
-
-
-def revealed(player: str, sheet: Sequence[WrittenTerm]) -> str:
-    """A player's terms once the story is over, ticked first: 'Sabine ticked car and radio; not
-    bored or horn.'"""
-    ticked = [term.text for term in sheet if term.ticked]
-    unticked = [term.text for term in sheet if not term.ticked]
-    if not ticked:
-        return f"{player} ticked none of {join_names(unticked, 'or')}."
-    if not unticked:
-        return f"{player} ticked all {len(ticked)}: {join_names(ticked)}."
-    return f"{player} ticked {join_names(ticked)}; not {join_names(unticked, 'or')}."
-
-
-def question_cost(asked: int) -> int:
-    return sum(QUESTION_COSTS[:asked])
-
-
-def story_points(
-    sheets: Mapping[str, Sequence[WrittenTerm]],
-    questions: Mapping[str, int],
-    same: Callable[[str, str], bool],
-) -> dict[str, int]:
-    """Each writer's points for one story, before the floor at 0 of the running score."""
-    return {
-        player: sum(term.points for term in terms) - question_cost(questions[player])
-        for player, terms in scored_terms(sheets, same).items()
-    }
-
-
-def explain_points(
-    scored: Mapping[str, Sequence[ScoredTerm]], questions: Mapping[str, int], points: Mapping[str, int],
-    storyteller: str,
-) -> list[str]:
-    """Who scored what for which term, one sentence a player: said once the terms are revealed."""
-    lines = [f"A ticked term scores {UNIQUE_TERM_POINTS}, or {SHARED_TERM_POINTS} when another player wrote it too."]
-    for player, terms in scored.items():
-        parts = [
-            f"{term.text} {term.points}" + (f" ({join_names(term.shared_with)} wrote it too)" if term.shared_with else "")
-            for term in terms
-        ]
-        earned = join_names(parts) if parts else "no term ticked"
-        asked = questions[player]
-        cost = f", minus {question_cost(asked)} for {plural(asked, 'question')}" if asked else ""
-        lines.append(f"{player} {points[player]}: {earned}{cost}.")
-    lines.append(f"{storyteller}, the storyteller, scores the best of the story: {points[storyteller]}.")
-    return lines
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from games.base import Action, GameState, Settings, already_set, join_names, plural, view_of
-from games.stories import QUESTION_COSTS, SIDES, SPEC, TERMS_PER_PLAYER, Phase, StoriesView
+from games.stories import SIDES, SPEC, TERMS_PER_PLAYER, Phase, StoriesView
+from games.stories_scoring import QUESTION_COSTS
 from host.adapters.base import BasicAdapter, GameAdapter, referee, waiting
 from host.adapters.narration import NarrationListener
 from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableView
