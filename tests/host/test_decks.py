@@ -16,7 +16,7 @@ from host.storage.decks import DeckError, builtin_tales, load_opening_cards, loa
 
 
 def builtin_json(name: str) -> Any:
-    return json.loads((files("host") / "decks" / name).read_text(encoding="utf-8"))
+    return json.loads((files("games") / "data" / "storytelling" / name).read_text(encoding="utf-8"))
 
 
 def write(tmp_path: Path, data: Any, name: str = "bad.json") -> Path:
@@ -63,7 +63,7 @@ def test_builtin_stories_deck_has_enough_short_distinct_openings():
 
 
 def test_builtin_stories_deck_is_package_data_and_loads_by_path_too():
-    resource = files("host") / "decks" / "stories.json"
+    resource = files("games") / "data" / "stories" / "stories.json"
     assert resource.is_file()
     assert load_opening_cards(str(resource)) == load_opening_cards()
 
