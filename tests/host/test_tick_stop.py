@@ -35,3 +35,26 @@ def test_a_late_confirmation_calls_stop_where_the_fifth_term_was_said(referee):
     assert stop == {"players": ["Ann"], "evidence": "owl", "time": 3.3}
     assert [entry["status"] for entry in results["Ann"]] == ["ticked"] * 5
     assert [(entry["status"], entry["time"]) for entry in results["Bo"]] == [("ticked", 2.8), ("heard_after_stop", 4.1)]
+
+
+def test_a_fifth_term_confirmed_late_calls_stop_on_the_last_of_the_five_said(referee):
+    """The stream ticks Ann's owl (said at 2.7 s) but hears "box" for her fox (2.0 s); the
+    confirmation of the fox completes her five after the owl was ticked. Stop! falls on the owl,
+    the last of her five words said, as in a game: she has all five, and Bo's wolf after it
+    counts for nobody."""
+    terms = {"Ann": ["snow", "seal", "bear", "fox", "owl"], "Bo": ["hare", "wolf"]}
+    first = heard(("Snow,", 0.5), ("seal,", 1.0), ("bear.", 1.5))
+    streamed = heard(("a", 1.8), ("box", 2.0), ("and", 2.2), ("an", 2.4), ("owl", 2.7), ("and", 2.8), ("a", 2.9), ("wolf.", 3.2))
+    confirmed = heard(("a", 1.8), ("fox", 2.0), ("and", 2.2), ("an", 2.4), ("owl", 2.7), ("and", 2.8), ("a", 2.9), ("wolf.", 3.2))
+
+    def tell(tracker: ReconcilingTracker) -> list[TickEvent]:
+        return [
+            *tracker.update(first, final=True), *tracker.confirm(first),
+            *tracker.update(streamed, final=True),  # Ann's owl, Bo's wolf: Ann has four
+            *tracker.confirm(confirmed),  # Ann's fox at 2.0 s: her fifth
+        ]
+
+    results, stop = judge(referee, "Once upon a time...", terms, tell)
+    assert stop == {"players": ["Ann"], "evidence": "owl", "time": 2.7}
+    assert [entry["status"] for entry in results["Ann"]] == ["ticked"] * 5
+    assert [(entry["status"], entry["time"]) for entry in results["Bo"]] == [("not_heard", None), ("heard_after_stop", 3.2)]
