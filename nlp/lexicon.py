@@ -347,20 +347,25 @@ class Lexicon:
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
         itself = {sense for head in heads for sense in self.wordnet.senses(head, "noun", everyday=True)}
-        for sense in self.wordnet.senses(entry, "noun"):
-            written, pointers = self.wordnet.synset(sense, "noun")
-            if any(word.lower() == entry and word[:1].isupper() for word in written):
-                continue  # a name
-            if any(symbol == MEMBER_OF for symbol, _, _ in pointers):
-                continue  # a species
-            above = {target for symbol, target, _ in pointers if symbol in HYPERNYM_POINTERS}
-            if sense in itself or above & itself:
-                return True
-            defined = re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower())
-            said = any(word == adjective or adjective in self.readings(word).get("ADJ", ()) for word in defined)
-            if said and kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS):
-                return True
-        return False
+        return any(
+            self._says_its_words(entry, adjective, sense, itself, kinds) for sense in self.wordnet.senses(entry, "noun")
+        )
+
+    def _says_its_words(self, entry: str, adjective: str, sense: str, itself: set[str], kinds: set[str]) -> bool:
+        """Whether this sense of the entry means what its words say (free_phrase says how): not a
+        name nor a species; a sense of the head noun `itself`, one step below one, or a `kind`
+        below one defined with the adjective."""
+        written, pointers = self.wordnet.synset(sense, "noun")
+        if any(word.lower() == entry and word[:1].isupper() for word in written):
+            return False  # a name
+        if any(symbol == MEMBER_OF for symbol, _, _ in pointers):
+            return False  # a species
+        above = {target for symbol, target, _ in pointers if symbol in HYPERNYM_POINTERS}
+        if sense in itself or above & itself:
+            return True
+        defined = re.findall(r"[a-z]+", self.wordnet.gloss(sense, "noun").lower())
+        said = any(word == adjective or adjective in self.readings(word).get("ADJ", ()) for word in defined)
+        return said and bool(kinds & self.wordnet.hypernyms(sense, HYPERNYM_LEVELS))
 
     def _spellings(self, words: tuple[str, ...]) -> Iterator[tuple[str, str]]:
         """(joiner, entry): the words joined as WordNet writes its entries, the plural of the last

@@ -461,28 +461,7 @@ class TickTracker:
         counts now and stays pending, to be decided again; a tick whose hit is only undecided
         stays."""
         seg = self._segments[si]
-        seg.provisional.clear()
-        seg.unsure.clear()
-        pending = len(seg.tokens) + 1
-        undecided: set[tuple[int, int, int]] = set()  # (term id, start, end) of hits not decided yet
-        for end, tid, start in reversed(seg.hits):
-            if end < seg.settled:
-                break
-            edges = (
-                self._joined(seg, start),
-                self._joined(seg, end),
-                self._whole(seg, tid, start, end),
-                end - start > 1 or self._heard_as(seg, tid, start),
-            )
-            if None in edges:
-                pending = min(pending, end)
-                undecided.add((tid, start, end))
-                continue
-            if edges == (False, False, True, True):
-                seg.valid.setdefault(tid, set()).add((start, end))
-            if start in seg.unsure or any(start <= k <= end for k in seg.provisional):
-                pending = min(pending, end)
-        seg.settled = pending
+        undecided = self._decide_hits(seg)
         events: list[TickEvent] = []
         ticks: list[TickEvent] = []
         lost = set()
@@ -508,6 +487,34 @@ class TickTracker:
                     ticks.append(event)
                     break
         return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))  # in the order heard
+
+    def _decide_hits(self, seg: _Segment) -> set[tuple[int, int, int]]:
+        """The segment's hits since it last settled decided where they can be (valid ones kept in
+        `seg.valid`), `seg.settled` moved to the first one still pending; the (term id, start,
+        end) of those not decided yet."""
+        seg.provisional.clear()
+        seg.unsure.clear()
+        pending = len(seg.tokens) + 1
+        undecided: set[tuple[int, int, int]] = set()  # (term id, start, end) of hits not decided yet
+        for end, tid, start in reversed(seg.hits):
+            if end < seg.settled:
+                break
+            edges = (
+                self._joined(seg, start),
+                self._joined(seg, end),
+                self._whole(seg, tid, start, end),
+                end - start > 1 or self._heard_as(seg, tid, start),
+            )
+            if None in edges:
+                pending = min(pending, end)
+                undecided.add((tid, start, end))
+                continue
+            if edges == (False, False, True, True):
+                seg.valid.setdefault(tid, set()).add((start, end))
+            if start in seg.unsure or any(start <= k <= end for k in seg.provisional):
+                pending = min(pending, end)
+        seg.settled = pending
+        return undecided
 
     def _heard_as(self, seg: _Segment, tid: int, j: int) -> bool:
         """Whether word j, in its sentence, is the word of one-word term `tid` (RULINGS: "the dove

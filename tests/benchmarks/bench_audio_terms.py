@@ -606,7 +606,7 @@ def main(argv: list[str]) -> int:
         "--right-context", type=int, metavar="N", help="what if nlp.ticks.RIGHT_CONTEXT were N (words after a noun+noun)"
     )
     parser.add_argument("--whisper", nargs="+", default=[], metavar="NAME=VALUE",
-                        help="parameters of host/speech/whisper_recognizer.py for this run (PROMPT_CHARS=0, BEAM=2, ...)")
+                        help="parameters of host/speech/whisper_*.py for this run (PROMPT_CHARS=0, BEAM=2, ...)")
     args = parser.parse_args(argv)
     tune(args.whisper)
     if args.right_context is not None:

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_whisper_stream.py [NAME=VALUE ...]
 
-NAME=VALUE sets a parameter of host/speech/whisper_recognizer.py for the run (INTERVAL=0.4,
+NAME=VALUE sets a parameter of host/speech/whisper_*.py for the run (INTERVAL=0.4,
 BEAM=1, END_SILENCE=0.5, ...). On the LibriVox recordings of pocketsphinx-testdata (real
 speech, one second apart) and a short story in festival's slt and espeak-ng's default voice, it
 prints `stream_figures`: the word error rate of the final hypotheses, the real-time factor
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from host.speech import whisper_recognizer  # noqa: E402
+from host.speech import whisper_confirming, whisper_decoding, whisper_recognizer  # noqa: E402
 from host.speech.recognizer import Hypothesis, Recognizer, phrase_words  # noqa: E402
 from tests.benchmarks.bench_asr import latencies, word_errors  # noqa: E402
 from tests.speech.audio import RATE, chunks, read_pcm, seconds, synthesize  # noqa: E402
@@ -123,10 +123,16 @@ def spread(values: list[float]) -> str:
 
 
 def tune(settings: list[str]) -> None:
-    """Set parameters of host/speech/whisper_recognizer.py for this run: NAME=VALUE each."""
+    """Set parameters of the Whisper stream for this run: NAME=VALUE each, in every one of
+    host/speech/whisper_{recognizer,confirming,decoding}.py that has it (they share some)."""
+    modules = (whisper_recognizer, whisper_confirming, whisper_decoding)
     for setting in settings:
         name, value = setting.split("=", 1)
-        setattr(whisper_recognizer, name, type(getattr(whisper_recognizer, name))(value))
+        owners = [module for module in modules if hasattr(module, name)]
+        if not owners:
+            raise SystemExit(f"No Whisper parameter is called {name}.")
+        for module in owners:
+            setattr(module, name, type(getattr(module, name))(value))
 
 
 def main(argv: list[str]) -> int:

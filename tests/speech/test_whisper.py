@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from host.speech import whisper_recognizer
+from host.speech import whisper_confirming, whisper_decoding, whisper_recognizer
 from host.speech.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
 from host.speech.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
 from tests.benchmarks import bench_whisper_stream
@@ -194,14 +194,14 @@ def test_a_buffer_without_sentence_ends_is_cut_at_its_committed_words(recognizer
 
 def test_captions_and_loops_are_not_words():
     """What Whisper invents on non-speech: a caption phrase as a whole segment, a phrase on repeat."""
-    assert whisper_recognizer._caption(" Thank you for watching!") and whisper_recognizer._caption("Subtitles by the Amara.org community")
-    assert not whisper_recognizer._caption("Thank you for watching the fox, she said.")
-    words = [whisper_recognizer._Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("the fox ran away ran away ran away ran away home".split())]
-    assert [w.text for w in whisper_recognizer._unlooped(words)] == ["the", "fox", "ran", "away", "home"]
+    assert whisper_decoding.is_caption(" Thank you for watching!") and whisper_decoding.is_caption("Subtitles by the Amara.org community")
+    assert not whisper_decoding.is_caption("Thank you for watching the fox, she said.")
+    words = [whisper_decoding.Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("the fox ran away ran away ran away ran away home".split())]
+    assert [w.text for w in whisper_decoding.unlooped(words)] == ["the", "fox", "ran", "away", "home"]
     twice = words[:6]  # "ran away ran away": said twice, it may be meant
-    assert whisper_recognizer._unlooped(twice) == twice
-    three = [whisper_recognizer._Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("relative for them, relative for them.".split())]
-    assert [w.text for w in whisper_recognizer._unlooped(three)] == ["relative", "for", "them,"]
+    assert whisper_decoding.unlooped(twice) == twice
+    three = [whisper_decoding.Word(text, i / 2, i / 2 + 0.4, 0.9) for i, text in enumerate("relative for them, relative for them.".split())]
+    assert [w.text for w in whisper_decoding.unlooped(three)] == ["relative", "for", "them,"]
 
 
 @pytest.fixture
@@ -250,13 +250,13 @@ def test_utterances_finished_while_the_confirming_thread_is_busy_are_confirmed_t
     """The thread held busy (its lock taken) while both sentences finish: they wait for it, then go
     in one decode, which still gives each its own confirmation."""
     batches: list[int] = []
-    confirm = whisper_recognizer._Confirmer._confirm
+    confirm = whisper_confirming.Confirmer._confirm
 
-    def counted(self: whisper_recognizer._Confirmer, batch: whisper_recognizer._Batch) -> list[Hypothesis]:
+    def counted(self: whisper_confirming.Confirmer, batch: whisper_confirming.Batch) -> list[Hypothesis]:
         batches.append(len(batch.starts))
         return confirm(self, batch)
 
-    monkeypatch.setattr(whisper_recognizer._Confirmer, "_confirm", counted)
+    monkeypatch.setattr(whisper_confirming.Confirmer, "_confirm", counted)
     background = WhisperRecognizer(model, background=True)
     background.set_context("When I was in the Arctic recently...")
     with background._confirmer._decoding:

@@ -1,0 +1,204 @@
+"""One Whisper decode (faster-whisper, CTranslate2 int8 on the CPU) without Whisper's inventions,
+shared by the stream and its confirming pass (host.speech.whisper_recognizer): the model with a
+short encoder window, its loading, and the guards against what Whisper makes up on non-speech.
+
+- The encoder sees the audio plus `PADDING`, at least the caller's window (`MIN_WINDOW` for the
+  stream: shorter windows make it loop), not the 30 s window faster-whisper pads every buffer to.
+- Segments Whisper itself rates as repetitive (compression ratio) or as no speech, known caption
+  phrases that make up a whole segment ("Thank you for watching."), and repetition loops are
+  dropped.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+
+import ctranslate2
+import numpy as np
+from faster_whisper import WhisperModel
+
+from host.speech.recognizer import SAMPLE_RATE, BrokenModel, MissingModel
+from nlp.ticks import HeardWord
+
+NAME = "Whisper"
+
+PADDING = 1.0  # seconds of padding after the audio in the encoder's window
+MIN_WINDOW = 10  # seconds: the encoder's shortest window
+WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
+
+# Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
+MAX_COMPRESSION = 2.4
+NO_SPEECH, LOW_LOGPROB = 0.6, -1.0
+MAX_TOKEN_RATE = 12  # tokens per second of audio: speech takes about 5, a loop runs on to 448
+LOOPS = {1: 3, 2: 3, 3: 2, 4: 2, 5: 2, 6: 2}  # an n-gram said this many times in a row is a loop: one is kept
+CAPTIONS = frozenset(
+    {
+        "thank you for watching",
+        "thanks for watching",
+        "thank you very much for watching",
+        "thank you so much for watching",
+        "thank you for listening",
+        "please subscribe",
+        "please like and subscribe",
+        "subscribe to my channel",
+        "see you next time",
+        "see you in the next video",
+        "you",
+    }
+)
+_CAPTION_PREFIXES = ("subtitles by", "captions by", "transcribed by", "translated by", "transcription by")
+_TRAILING_OFF = re.compile(r"(?:\.\.\.|…|-)$")  # Whisper's marks of speech cut short by the buffer's end
+
+
+class ShortWindowWhisper(WhisperModel):  # type: ignore[misc]  # faster_whisper has no type hints: WhisperModel is Any
+    """Encodes `frames` mel frames (10 ms each) instead of the 30 s window faster-whisper pads
+    every segment to; the padding's encoder work is what makes a short buffer slow. The stream
+    and the confirmations may share the model from two threads: each sets its own window."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._window = threading.local()
+
+    @property
+    def frames(self) -> int:
+        return getattr(self._window, "frames", 3000)
+
+    @frames.setter
+    def frames(self, frames: int) -> None:
+        self._window.frames = frames
+
+    def encode(self, features: np.ndarray) -> ctranslate2.StorageView:
+        return super().encode(features[..., : self.frames])
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The C library when it is glibc, whose malloc_trim hands freed memory back; else None."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
+    return libc if hasattr(libc, "malloc_trim") else None
+
+
+_LIBC = _glibc()
+
+
+def give_back_memory() -> None:
+    """Hand the memory freed since (models loaded, the last decode) back to the system, so that a
+    whole-window decode's working memory (its beams' attention over 1,500 frames: about 180 MB
+    with base) is not added to it: glibc keeps what is freed unless asked (bench_live.py's peak
+    memory of a live round). Elsewhere, nothing to do."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def load_into(future: Future[ShortWindowWhisper], model: Path, threads: int) -> None:
+    try:
+        future.set_result(load(model, threads))
+    except Exception as error:  # raised where the model is first used, whatever it is
+        future.set_exception(error)
+    give_back_memory()  # what loading needed (the file's float16 weights made int8)
+
+
+def load(model: Path, threads: int) -> ShortWindowWhisper:
+    folder = Path(model).expanduser()
+    if not (folder / "model.bin").is_file():
+        raise MissingModel(
+            f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
+            "folder (model.bin, config.json, tokenizer.json)."
+        )
+    try:
+        return ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+    except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
+        raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: float  # seconds from the stream start
+    end: float
+    probability: float
+
+    @property
+    def key(self) -> str:
+        """The word as decodes are compared: case and punctuation aside."""
+        return word_key(self.text)
+
+    def heard(self) -> HeardWord:
+        return HeardWord(self.text, round(self.start, 3), round(self.end, 3), round(self.probability, 3))
+
+
+def word_key(text: str) -> str:
+    return re.sub(r"[^\w'-]", "", text.lower().replace("’", "'")).strip("-'")
+
+
+def transcribe(
+    model: ShortWindowWhisper, audio: np.ndarray, offset: float, beam: int, prompt: str | None, window: float
+) -> list[Word]:
+    """`audio`, starting `offset` stream seconds in, transcribed, without Whisper's inventions;
+    the encoder sees the audio and PADDING, at least `window` seconds (at most Whisper's 30)."""
+    model.frames = min(3000, max(round(window * 100), math.ceil(len(audio) / 160 + PADDING * 100)))
+    segments, _ = model.transcribe(
+        audio,
+        language="en",
+        beam_size=beam,
+        temperature=0.0,
+        condition_on_previous_text=False,
+        initial_prompt=prompt,
+        word_timestamps=True,
+        no_speech_threshold=NO_SPEECH,
+        log_prob_threshold=LOW_LOGPROB,
+        compression_ratio_threshold=MAX_COMPRESSION,
+        max_new_tokens=int(len(audio) / SAMPLE_RATE * MAX_TOKEN_RATE) + 16,
+    )
+    limit = offset + len(audio) / SAMPLE_RATE
+    words = []
+    for segment in segments:
+        if segment.compression_ratio > MAX_COMPRESSION or is_caption(segment.text):
+            continue
+        if segment.no_speech_prob > NO_SPEECH and segment.avg_logprob < LOW_LOGPROB:
+            continue
+        pieces: list[Word] = []
+        for w in segment.words or ():
+            text = _TRAILING_OFF.sub("", w.word.strip())
+            if pieces and text.startswith("-"):  # faster-whisper splits "cold-hearted" at "-"
+                last = pieces.pop()
+                pieces.append(Word(last.text + text, last.start, min(offset + w.end, limit), min(last.probability, w.probability)))
+            elif word_key(text):
+                pieces.append(Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
+        words += unlooped(pieces)
+    return words
+
+
+def is_caption(text: str) -> bool:
+    """A segment that is one of the phrases Whisper invents on non-speech (from video captions)."""
+    plain = " ".join(re.sub(r"[^\w' ]", " ", text.lower()).split())
+    return plain in CAPTIONS or plain.startswith(_CAPTION_PREFIXES)
+
+
+def unlooped(words: list[Word]) -> list[Word]:
+    """The words with any n-gram said LOOPS[n] or more times in a row kept once ("very very"
+    and "run away, run away" may be meant, three words twice over hardly)."""
+    keys = [w.key for w in words]
+    out: list[Word] = []
+    i = 0
+    while i < len(words):
+        for n, loop in LOOPS.items():
+            gram = keys[i : i + n]
+            repeats = 1
+            while keys[i + repeats * n : i + (repeats + 1) * n] == gram:
+                repeats += 1
+            if len(gram) == n and repeats >= loop:
+                out += words[i : i + n]
+                i += repeats * n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
