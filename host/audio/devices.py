@@ -6,7 +6,9 @@ when it starts, and the command line should not pay for that unless sound is wan
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -33,12 +35,11 @@ def notice_on_stderr(line: str) -> None:
 def portaudio() -> ModuleType:
     """sounddevice, or one sentence saying what to install."""
     try:
-        import sounddevice
+        return importlib.import_module("sounddevice")
     except OSError as error:  # the module loads, the PortAudio library does not
         raise AudioDeviceError(
             f"PortAudio is not installed ({error}): install the Debian package libportaudio2."
         ) from error
-    return sounddevice
 
 
 @dataclass(frozen=True)
@@ -116,10 +117,11 @@ def main(argv: list[str]) -> int:
     if not devices:
         print(NO_DEVICES, file=sys.stderr)
         return 1
-    for title, channels, default in (
+    sections: tuple[tuple[str, Callable[[Device], int], Callable[[Device], bool]], ...] = (
         ("Input devices (microphones):", lambda d: d.inputs, lambda d: d.default_input),
         ("Output devices (speakers):", lambda d: d.outputs, lambda d: d.default_output),
-    ):
+    )
+    for title, channels, default in sections:
         print(title)
         listed = [d.line(channels(d), default(d)) for d in devices if channels(d) > 0]
         print("\n".join(listed) if listed else "   none")

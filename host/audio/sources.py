@@ -18,13 +18,25 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from host.audio.devices import AudioDeviceError, Device, find_device, notice_on_stderr, portaudio
+# AudioDeviceError is re-exported: what a microphone raises comes with the microphone
+from host.audio.devices import AudioDeviceError as AudioDeviceError
+from host.audio.devices import Device, find_device, notice_on_stderr, portaudio
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 RATE = 16000
+
+
+class _InputFlags(Protocol):
+    """What PortAudio's callback says of a block (sounddevice's CallbackFlags), as read here."""
+
+    input_overflow: bool
 
 
 @dataclass(frozen=True)
@@ -149,7 +161,7 @@ class MicrophoneSource:
         self._stream, self.native_rate = stream, rate
         self._last_arrival, self._delivered = time.monotonic(), False
 
-    def _settings(self, sd, device: Device | None) -> tuple[int, int]:
+    def _settings(self, sd: ModuleType, device: Device | None) -> tuple[int, int]:
         """A (rate, channels) the device accepts: its own rate first, mono if it can."""
         index = None if device is None else device.index
         try:
@@ -169,7 +181,7 @@ class MicrophoneSource:
             "choose another with --input."
         )
 
-    def _callback(self, indata, frames, time_info, status) -> None:
+    def _callback(self, indata: ReadableBuffer, frames: int, time_info: object, status: _InputFlags) -> None:
         # PortAudio's thread: copy and go. No decoding, no resampling, no locks held for long.
         if status.input_overflow:
             self.overflows += 1

@@ -23,6 +23,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Protocol
 
 import numpy as np
@@ -131,7 +132,14 @@ class PrintSpeaker:
         pass
 
 
-def _resolve_voice(voices: list, wanted: str) -> str:
+class _Voice(Protocol):
+    """A voice as pyttsx3 lists it."""
+
+    id: str
+    name: str
+
+
+def _resolve_voice(voices: list[_Voice], wanted: str) -> str:
     """A pyttsx3 voice id from an id ('gmw/en-us'), its last part ('en-us') or its name, with
     an espeak-ng variant if asked for ('en-us+f2')."""
     key, plus, variant = wanted.strip().casefold().partition("+")
@@ -375,7 +383,7 @@ class Pyttsx3Speaker:
         position = 0
         finished = threading.Event()
 
-        def fill(out, frames, time_info, status) -> None:  # PortAudio's thread: slicing only
+        def fill(out: np.ndarray, frames: int, time_info: object, status: object) -> None:  # PortAudio's thread: slicing only
             nonlocal position
             block = samples[position:position + frames]
             out[:len(block), 0] = block
@@ -411,7 +419,7 @@ class Pyttsx3Speaker:
                 self._intervals[-1] = (self._intervals[-1][0], time.monotonic())
         return True
 
-    def _fit_rate(self, sd, samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    def _fit_rate(self, sd: ModuleType, samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
         """The samples at a rate the output device takes: their own, or else its default rate."""
         try:
             sd.check_output_settings(device=self.device, samplerate=rate, channels=1, dtype="int16")

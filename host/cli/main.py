@@ -12,12 +12,11 @@ import traceback
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
+from games.registry import rules_text
 from host.adapters.base import adapter_for
 from host.audio.sources import MicGate, MicrophoneSource
 from host.cli.usage import UsageError
@@ -72,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     add_companion_options(resume)
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
-    rules.add_argument("game", choices=sorted(name for name in games() if _rules_text(name).is_file()))
+    rules.add_argument("game", choices=sorted(name for name in games() if rules_text(name).is_file()))
     commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
     commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
@@ -377,13 +376,8 @@ def _games(options: argparse.Namespace) -> None:
         ))
 
 
-def _rules_text(game: str) -> Traversable:
-    """The rules of `game` as `storyhost rules GAME` presents them (a game may have none yet)."""
-    return resources.files("host").joinpath("rules").joinpath(f"{game}.md")
-
-
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
-    out.write(_rules_text(options.game).read_text(encoding="utf-8"))
+    out.write(rules_text(options.game).read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -128,10 +128,13 @@ def _until_stop(
     events: Sequence[TickEvent], accepted: dict[str, list[str]]
 ) -> tuple[dict[tuple[str, int], TickEvent], dict[str, Any] | None]:
     """The ticks standing at Stop!, and the Stop! (None: the story ran to its end). Stop! is
-    called after the last of the ticks one heard word earns, for every player; then only what was
-    said up to that word counts: a tick of a later word given before it (a confirmation completed
-    the fifth term a moment late) is heard after Stop!, and a tick of an earlier word given after
-    it (a confirmation still on its way) counts."""
+    called after the last of the ticks one heard word earns, for every player; then, as in a game
+    (host.adapters.stop), only what was said up to the word that called it counts: a tick of a
+    later word given before it (a confirmation completed the fifth term a moment late) is heard
+    after Stop!, and a tick of an earlier word given after it (a confirmation still on its way)
+    counts. Typed text has no times: the tick that completed the fifth term is the word."""
+    from host.adapters.stop import calls_stop, said_after, stop_word
+
     ticked: dict[tuple[str, int], TickEvent] = {}
     for i, event in enumerate(events):
         _apply(ticked, event)
@@ -140,18 +143,19 @@ def _until_stop(
         following = events[i + 1] if i + 1 < len(events) else None
         if following is not None and following.ticked and (following.heard_at, following.time) == (event.heard_at, event.time):
             continue  # the same word earns more ticks
-        done = [
-            player
-            for player, written in accepted.items()
-            if len(written) == TERMS_PER_PLAYER and all((player, j) in ticked for j in range(TERMS_PER_PLAYER))
-        ]
-        if done:
-            if event.time is not None:
-                for later in events[i + 1 :]:
-                    if later.time is not None and later.time <= event.time:
-                        _apply(ticked, later)
-                ticked = {key: tick for key, tick in ticked.items() if tick.time is None or tick.time <= event.time}
-            return ticked, {"players": done, "evidence": event.evidence, "time": event.time}
+        standing = {player: [ticked.get((player, j)) for j in range(len(written))] for player, written in accepted.items()}
+        word = stop_word(standing)
+        if word is None:
+            continue
+        if word.time is None or event.time is None:
+            word = event
+        else:
+            for later in events[i + 1 :]:
+                if later.time is not None and not said_after(later, word.time):
+                    _apply(ticked, later)
+            ticked = {key: tick for key, tick in ticked.items() if not said_after(tick, word.time)}
+        done = [player for player, ticks in standing.items() if calls_stop(ticks)]
+        return ticked, {"players": done, "evidence": word.evidence, "time": word.time}
     return ticked, None
 
 

@@ -110,7 +110,8 @@ class VoskRecognizer:
         return out + self._final(self._recognizer.FinalResult())
 
     def knows(self, word: str) -> bool:
-        return self._model.vosk_model_find_word(word) >= 0
+        index: int = self._model.vosk_model_find_word(word)  # -1 for a word not in the model
+        return index >= 0
 
     def set_context(self, text: str | None) -> None:
         """Ignored: a Kaldi model takes no prompt (only a grammar, which would force every sound

@@ -55,7 +55,7 @@ _CAPTION_PREFIXES = ("subtitles by", "captions by", "transcribed by", "translate
 _TRAILING_OFF = re.compile(r"(?:\.\.\.|…|-)$")  # Whisper's marks of speech cut short by the buffer's end
 
 
-class ShortWindowWhisper(WhisperModel):
+class ShortWindowWhisper(WhisperModel):  # type: ignore[misc]  # faster_whisper has no type hints: WhisperModel is Any
     """Encodes `frames` mel frames (10 ms each) instead of the 30 s window faster-whisper pads
     every segment to; the padding's encoder work is what makes a short buffer slow. The stream
     and the confirmations may share the model from two threads: each sets its own window."""

@@ -158,7 +158,7 @@ def with_cards(referee: TermReferee, stories: list[dict[str, Any]]) -> list[dict
     """Each story with a card of the built-in deck, in turn (the normal side, then the quirky
     side of the next card, and so on), passing over a card on which one of the story's terms is:
     in a game such a term is refused."""
-    deck = [side for card in json.loads((ROOT / "host" / "decks" / "stories.json").read_text())["cards"]
+    deck = [side for card in json.loads((ROOT / "games" / "data" / "stories" / "stories.json").read_text())["cards"]
             for side in (card["normal"], card["quirky"])]
     out, turn = [], 0
     for story in stories:

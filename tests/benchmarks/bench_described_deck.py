@@ -1,4 +1,4 @@
-"""The built-in Dixit deck told in words (host/decks/dixit-described.json), measured against
+"""The built-in Dixit deck told in words (games/data/dixit/dixit-described.json), measured against
 issue 18's targets: each card read aloud in at most 20 s at the default rate, 20 to 80 words,
 and no two cards alike.
 

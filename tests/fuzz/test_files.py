@@ -22,8 +22,12 @@ from host.audio.speaker import MAX_RATE, MIN_RATE
 from tests.fuzz.common import FUZZ
 from tests.host.cli_helpers import ROOT, run_storyhost
 
-BUILTIN = ROOT / "host" / "decks"
-LOADERS = {"stories.json": load_opening_cards, "saint-george.json": load_tale, "dixit-described.json": load_described_deck}
+BUILTIN = ROOT / "games" / "data"
+LOADERS = {
+    "stories/stories.json": load_opening_cards,
+    "storytelling/saint-george.json": load_tale,
+    "dixit/dixit-described.json": load_described_deck,
+}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

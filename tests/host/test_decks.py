@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from games.decks import FRAME_COLOURS, TALE_KEYS, OpeningCard, Tale, TaleCard, Tile
-from host.storage.decks import DeckError, builtin_tales, load_opening_cards, load_tale
+from games.json_checks import Checker, DeckProblems, kind
+from host.storage.decks import DeckError, builtin_tales, load_deck, load_opening_cards, load_tale
 
 
 def builtin_json(name: str) -> Any:
-    return json.loads((files("host") / "decks" / name).read_text(encoding="utf-8"))
+    return json.loads((files("games") / "data" / "storytelling" / name).read_text(encoding="utf-8"))
 
 
 def write(tmp_path: Path, data: Any, name: str = "bad.json") -> Path:
@@ -63,7 +64,7 @@ def test_builtin_stories_deck_has_enough_short_distinct_openings():
 
 
 def test_builtin_stories_deck_is_package_data_and_loads_by_path_too():
-    resource = files("host") / "decks" / "stories.json"
+    resource = files("games") / "data" / "stories" / "stories.json"
     assert resource.is_file()
     assert load_opening_cards(str(resource)) == load_opening_cards()
 
@@ -351,3 +352,37 @@ def test_several_problems_are_reported_together_one_per_line(tmp_path):
     )
     assert str(caught.value) == "\n".join(f"{path}: {problem}" for problem in caught.value.problems)
     assert isinstance(caught.value, ValueError)
+
+
+# --- a new game's deck: its reader in games/, the host's file reading for any deck ---
+
+def toy_steps(data: Any) -> tuple[int, ...]:
+    """A new game's deck reader, written as games.decks writes its own: the toy's steps."""
+    check = Checker()
+    root = check.object(data, "", ("game", "steps"))
+    if root is None:
+        raise DeckProblems(check.problems)
+    check.game(root, "toy")
+    steps = check.items(root, "steps", "", 1, 3, "1 to 3 steps") or []
+    for index, step in enumerate(steps):
+        if step not in (1, 2):
+            check.add(f"steps[{index}]", f"expected 1 or 2, found {kind(step)}")
+    if check.problems:
+        raise DeckProblems(check.problems)
+    return tuple(steps)
+
+
+def test_a_new_games_deck_is_read_by_its_reader_and_refused_by_the_host_with_every_problem(tmp_path):
+    assert load_deck(toy_steps, write(tmp_path, {"game": "toy", "steps": [1, 2]})) == (1, 2)
+    bad = write(tmp_path, '{"game": "toys", "steps": [1, 0, "two", 3], "step": 1, "game": "toy"}')
+    assert problems(lambda path: load_deck(toy_steps, path), bad) == [
+        "game: this field is written more than once; keep only one",
+        "step: unknown field; did you mean 'steps'?",
+        "steps: expected 1 to 3 steps, found 4",
+        "steps[1]: expected 1 or 2, found the number 0",
+        "steps[2]: expected 1 or 2, found the text 'two'",
+        "steps[3]: expected 1 or 2, found the number 3",
+    ]
+    assert problems(lambda path: load_deck(toy_steps, path), write(tmp_path, "{\n  oops")) == [
+        "line 2, column 3: this is not valid JSON (Expecting property name enclosed in double quotes)"
+    ]

@@ -21,12 +21,10 @@ import soundfile
 import spacy
 from rapidfuzz import fuzz, utils
 
-from games.decks import DescribedCard, DescribedDeck, sentences
+from games.decks import MAX_DESCRIPTION_WORDS, DescribedCard, DescribedDeck, sentences
 from games.dixit import Deal
 from host.audio.speaker import DEFAULT_RATE
-from host.storage.decks import (
-    MAX_DESCRIPTION_WORDS, MAX_IMAGE_BYTES, DeckError, image_kind, load_described_deck,
-)
+from host.storage.decks import MAX_IMAGE_BYTES, DeckError, image_kind, load_described_deck
 from nlp.tagger import SPACY_MODEL
 from tests.host.cli_helpers import run_storyhost
 from tests.host.test_decks import problems, write
@@ -94,7 +92,7 @@ def test_builtin_deck_has_the_84_cards_of_a_dixit_box():
 
 
 def test_builtin_deck_is_package_data_and_loads_by_path_too():
-    resource = files("host") / "decks" / "dixit-described.json"
+    resource = files("games") / "data" / "dixit" / "dixit-described.json"
     assert resource.is_file()
     assert load_described_deck(str(resource)) == load_described_deck()
 
