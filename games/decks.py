@@ -9,7 +9,7 @@ sentence each starting with its field path. Reading the file is the host's busin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -76,6 +76,19 @@ class Tale:
 
     def tile(self, name: str) -> Tile:
         return next(tile for tile in self.tiles if tile.name == name)
+
+    @classmethod
+    def from_settings(cls, data: Mapping[str, Any]) -> Tale:
+        """A tale as a saved game's settings hold it (`dataclasses.asdict` of a `Tale`)."""
+        return cls(
+            key=data["key"],
+            title=data["title"],
+            tiles=tuple(Tile(**tile) for tile in data["tiles"]),
+            cards=tuple(
+                TaleCard(card["number"], card["text"], tuple(card["pictures"]), card["points"])
+                for card in data["cards"]
+            ),
+        )
 
 
 def sentences(text: str) -> tuple[str, ...]:

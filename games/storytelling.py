@@ -10,12 +10,10 @@ and `read NUMBER` tells the engine so before the turn's first flip.
 from __future__ import annotations
 
 import random
-import re
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 
 from games.base import (
     Action,
@@ -40,10 +38,10 @@ from games.base import (
     plural,
     quoted,
 )
-from games.decks import FRAME_COLOURS, TALE_KEYS, Tale, TaleCard, Tile
+from games.decks import FRAME_COLOURS, TALE_CARDS, TALE_KEYS, Tale, TaleCard
+from games.grid import flip_choices, grid_shape, places, typed_place
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
-CARD_COUNT = 13
 #: the game ends at once when this many cards have been won
 CARDS_TO_END = 10
 TORTOISE_STEP = 2
@@ -51,7 +49,6 @@ TORTOISE_STEP = 2
 TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
 BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
 #: a flip as typed: 'flip B3', 'b3', 'b 3' or '3b' (a place alone is a flip)
-TYPED_FLIP = re.compile(r"(?:flip\s+)?(?:([a-z])\s*(\d{1,2})|(\d{1,2})\s*([a-z]))", re.IGNORECASE)
 
 
 class Phase(str, Enum):
@@ -59,25 +56,6 @@ class Phase(str, Enum):
     BLOW = "blow"
     DECIDE = "decide"
     OVER = "over"
-
-
-@lru_cache(maxsize=None)
-def places(rows: int, columns: int) -> tuple[str, ...]:
-    """The names of the grid's places, row by row: 'A1' is top-left, letters name columns."""
-    return tuple(f"{string.ascii_uppercase[column]}{row + 1}" for row in range(rows) for column in range(columns))
-
-
-def grid_shape(rows: int, columns: int) -> str:
-    """'a grid of 4 columns, A to D, and 4 rows, 1 to 4': what a player who cannot see the
-    table pictures, and how places are named."""
-    last = string.ascii_uppercase[columns - 1]
-    lines = f"1 and {rows}" if rows == 2 else f"1 to {rows}"
-    return f"a grid of {columns} columns, A to {last}, and {rows} rows, {lines}"
-
-
-@lru_cache(maxsize=None)
-def flip_choices(rows: int, columns: int) -> tuple[Choice, ...]:
-    return tuple(Choice(Action("flip", None, (place,)), f"flip {place}") for place in places(rows, columns))
 
 
 def rank(totals: dict[str, tuple[int, int]]) -> Outcome:
@@ -112,8 +90,8 @@ def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
     names = [tile.name for tile in tale.tiles]
     if len(set(names)) != tile_count or len(names) != tile_count:
         raise SetupError(f"A tale needs {tile_count} tiles with different names, not {len(names)}.")
-    if sorted(card.number for card in tale.cards) != list(range(1, CARD_COUNT + 1)):
-        raise SetupError(f"A tale needs {CARD_COUNT} cards numbered 1 to {CARD_COUNT}.")
+    if sorted(card.number for card in tale.cards) != list(range(1, TALE_CARDS + 1)):
+        raise SetupError(f"A tale needs {TALE_CARDS} cards numbered 1 to {TALE_CARDS}.")
     for card in tale.cards:
         if not card.pictures or len(set(card.pictures)) != len(card.pictures) or not set(card.pictures) <= set(names):
             raise SetupError(f"Card {card.number} must show different pictures, each one a tile of the tale.")
@@ -233,10 +211,10 @@ class StorytellingState(GameState):
         if clock_steps < 1:
             raise SetupError("The clock needs at least one step.")
         # the hare must start before Finish, and 13 cards must be enough for the tortoise to finish
-        if self.race and not len(self.players) < track_length <= TORTOISE_STEP * CARD_COUNT:
+        if self.race and not len(self.players) < track_length <= TORTOISE_STEP * TALE_CARDS:
             raise SetupError(
                 f"With {plural(len(self.players), 'player')} the race track needs {len(self.players) + 1} to "
-                f"{TORTOISE_STEP * CARD_COUNT} squares, not {track_length}."
+                f"{TORTOISE_STEP * TALE_CARDS} squares, not {track_length}."
             )
         self.tale = tale
         self.cards = tuple(sorted(tale.cards, key=lambda card: card.number))
@@ -246,7 +224,7 @@ class StorytellingState(GameState):
         self.rng.shuffle(self.grid)
         #: the tiles the table has seen face up: where they go when a row or column moves is said
         self.seen: set[str] = set()
-        self.draw = list(range(1, CARD_COUNT + 1))
+        self.draw = list(range(1, TALE_CARDS + 1))
         self.read: list[int] = []
         self.won: dict[str, list[int]] = {player: [] for player in self.players}
         self.discarded: list[int] = []
@@ -274,11 +252,8 @@ class StorytellingState(GameState):
 
     def parse(self, line: str) -> Action:
         """A flip's place may be typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip'."""
-        typed = TYPED_FLIP.fullmatch(line.strip())
-        if typed is None:
-            return super().parse(line)
-        letter, number = (typed[1], typed[2]) if typed[1] else (typed[4], typed[3])
-        return Action("flip", None, (f"{letter.upper()}{int(number)}",))
+        place = typed_place(line)
+        return super().parse(line) if place is None else Action("flip", None, (place,))
 
     def _index(self, position: str) -> int:
         try:
@@ -541,8 +516,8 @@ class StorytellingState(GameState):
             number = int(text)
         except ValueError:
             number = 0
-        if not 1 <= number <= CARD_COUNT:
-            raise BadArgument(f"The cards are numbered 1 to {CARD_COUNT}: say one of those numbers, not {quoted(text)}.")
+        if not 1 <= number <= TALE_CARDS:
+            raise BadArgument(f"The cards are numbered 1 to {TALE_CARDS}: say one of those numbers, not {quoted(text)}.")
         refusal = self._card_elsewhere(number)
         if refusal:
             raise IllegalMove(refusal)
@@ -691,23 +666,10 @@ class StorytellingState(GameState):
     }
 
 
-def tale_from_dict(data: Settings) -> Tale:
-    """A tale as settings save it (`dataclasses.asdict` of a `Tale`)."""
-    return Tale(
-        key=data["key"],
-        title=data["title"],
-        tiles=tuple(Tile(**tile) for tile in data["tiles"]),
-        cards=tuple(
-            TaleCard(card["number"], card["text"], tuple(card["pictures"]), card["points"])
-            for card in data["cards"]
-        ),
-    )
-
-
 def _make(settings: Settings, services: Services) -> StorytellingState:
     return StorytellingState(
         settings["players"],
-        tale_from_dict(settings["tale"]),
+        Tale.from_settings(settings["tale"]),
         settings["seed"],
         advanced=settings["advanced"],
         clock_steps=settings["clock_steps"],

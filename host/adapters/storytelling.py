@@ -12,7 +12,8 @@ import string
 
 from games.base import Action, GameState, Option, Settings, already_set, plural, view_of
 from games.decks import TALE_KEYS
-from games.storytelling import BLOWS, SPEC, Phase, StorytellingView, grid_shape
+from games.grid import grid_shape
+from games.storytelling import BLOWS, SPEC, Phase, StorytellingView
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
 from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import dixit, stories, storytelling
+from games import dixit, stories, stories_scoring, storytelling
 from games.decks import TALE_KEYS
 from host.adapters.base import adapter_for
 from host.commands import offered
@@ -20,10 +20,10 @@ KEY_RULINGS = {
     "stories": [
         "3 to 10 players",
         f"exactly {stories.TERMS_PER_PLAYER} terms",
-        f"scores {stories.SHARED_TERM_POINTS} points if at least one other player",
-        f"Otherwise it scores {stories.UNIQUE_TERM_POINTS} points.",
-        f"The first question costs {stories.QUESTION_COSTS[0]} point. "
-        f"The second costs {stories.QUESTION_COSTS[1]} more points",
+        f"scores {stories_scoring.SHARED_TERM_POINTS} points if at least one other player",
+        f"Otherwise it scores {stories_scoring.UNIQUE_TERM_POINTS} points.",
+        f"The first question costs {stories_scoring.QUESTION_COSTS[0]} point. "
+        f"The second costs {stories_scoring.QUESTION_COSTS[1]} more points",
         "A running score never drops below 0",
         "storyhost calls Stop!",
         "does not call Stop!",
@@ -43,7 +43,7 @@ KEY_RULINGS = {
         "A player with no cards cannot win",
         f"moves the tortoise {storytelling.TORTOISE_STEP} squares",
         "the end at the tenth card does not apply",
-        f"at most {storytelling.TORTOISE_STEP * storytelling.CARD_COUNT} squares",
+        f"at most {storytelling.TORTOISE_STEP * storytelling.TALE_CARDS} squares",
         "BREATH", "BLEW",
         "--tale TALE", "--advanced", "--clock-steps NUMBER", "--track-length NUMBER", "--deck FILE", "--seed NUMBER",
         *TALE_KEYS,
