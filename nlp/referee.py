@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, overload
 
 from nlp import lexicon as lexicon_module
 from nlp import tagger as tagger_module
@@ -20,6 +21,9 @@ from nlp.tagger import ContextTagger, load_spacy
 from games.base import TermRefusal
 from nlp.wordclass import MODALS, WordRefusal, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
+
+if TYPE_CHECKING:
+    from nlp.spanish import SpanishReferee
 
 REASONS = (
     "empty",
@@ -75,6 +79,8 @@ def _as_written(word: str, term: str) -> str:
 
 
 class TermReferee:
+    language = "en"
+
     def __init__(self, lexicon: Lexicon, tagger: ContextTagger) -> None:
         self.lexicon = lexicon
         self.tagger = tagger
@@ -283,3 +289,25 @@ def load_referee() -> TermReferee:
         ) from error
     lexicon = Lexicon(WordNet(folder))
     return TermReferee(lexicon, ContextTagger(nlp, lexicon))
+
+
+#: the languages whose Stories! term rules storyhost has
+LANGUAGES = ("en", "es")
+
+
+@overload
+def referee_for(language: Literal["en"]) -> TermReferee: ...
+@overload
+def referee_for(language: Literal["es"]) -> SpanishReferee: ...
+@overload
+def referee_for(language: str) -> TermReferee | SpanishReferee: ...
+def referee_for(language: str) -> TermReferee | SpanishReferee:
+    """The term rules of a language, loaded once per process: English's `load_referee()`, or
+    Spanish's (nlp.spanish). Raises ValueError for a language storyhost lacks, naming those it has."""
+    if language == "en":
+        return load_referee()
+    if language == "es":
+        from nlp.spanish import load_spanish_referee  # it builds on this module
+
+        return load_spanish_referee()
+    raise ValueError(f"Stories! has no term rules in {language!r}: the languages are {', '.join(LANGUAGES)}.")

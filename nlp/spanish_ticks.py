@@ -1,0 +1,225 @@
+"""Ticking Spanish terms while the storyteller speaks (RULINGS, "Stories! in Spanish").
+
+The same input and output as nlp.ticks' `TickTracker` (`update` with a recognizer's hypothesis,
+`say` for typed text, `finish`, `ticked`, `TickEvent`s), with Spanish words read by Apertium
+(nlp.spanish): any inflected form ticks, a verb with pronouns attached too ("dámelo" ticks
+"dar", "levantarse" ticks "levantar"); a heard word counts as the reading the tagger gives it in
+its sentence ("él vino ayer" ticks "venir", "el vino tinto" does not), or as itself when its
+spelling is a term's ("vino"). A lexicalised compound (a multiword unit of the analyser, "fin de
+semana", or a noun and an adjective whose English words are a WordNet compound, "oso polar") is
+heard as one word, so its parts never tick alone; a free phrase ("perro grande") ticks each word.
+A written compound ticks when heard closed or apart ("arcoíris", "arco iris").
+
+Each hypothesis of an utterance is read again whole (an utterance is a sentence or two); a word
+with fewer than RIGHT_CONTEXT words after it waits for them, or for the end of the utterance,
+since they may make it part of a compound or change its reading. Compounds never span
+punctuation or a pause of more than PAUSE seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from nlp.apertium import Unit
+from nlp.referee import clauses
+from nlp.spanish import SpanishReferee, compound_key, fold, reading_keys, words_of
+from nlp.ticks import _CLOSING, _OPENING, PAUSE, HeardWord, TickEvent
+
+RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
+_Span = tuple[int, int]  # first word, one past the last (indices into the utterance's words)
+
+
+@dataclass
+class _Utterance:
+    words: list[HeardWord] = field(default_factory=list)
+    final: bool = False
+    valid: dict[int, set[_Span]] = field(default_factory=dict)  # term id -> spans heard and decided
+    undecided: set[tuple[int, _Span]] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Tick:
+    utterance: int
+    span: _Span
+    event: TickEvent
+
+
+class SpanishTickTracker:
+    """Follows a Spanish story and says when each player's terms are heard.
+
+    `terms` maps each player to the terms they wrote (already checked with the referee);
+    `min_confidence` ignores words the recognizer is less sure of.
+    """
+
+    def __init__(
+        self, referee: SpanishReferee, terms: Mapping[str, Sequence[str]], *, min_confidence: float = 0.0
+    ) -> None:
+        self._referee = referee
+        self._terms = [(player, i, term) for player, written in terms.items() for i, term in enumerate(written)]
+        self._players = list(terms)
+        self._by_key: dict[str, list[int]] = {}
+        for tid, (_, _, term) in enumerate(self._terms):
+            # a helping verb written with a capital ("Poder") is a name: heard only as one
+            mark = "=" if referee.name_only(term) else ""
+            for key in referee.keys(term):
+                self._by_key.setdefault(mark + key, []).append(tid)
+        self._min_confidence = min_confidence
+        self._utterances: list[_Utterance] = []
+        self._ticks: dict[int, _Tick] = {}
+
+    # -- input -----------------------------------------------------------------------------
+    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
+        """The recognizer's current hypothesis of the current utterance (it replaces the previous
+        one); `final` closes the utterance, and the next update starts a new one."""
+        if not self._utterances or self._utterances[-1].final:
+            self._utterances.append(_Utterance())
+        utterance = self._utterances[-1]
+        utterance.words = [w for w in map(HeardWord.of, words) if words_of(w.text)]
+        utterance.final = final
+        return self._settle(len(self._utterances) - 1)
+
+    def say(self, text: str) -> list[TickEvent]:
+        """Typed story text: punctuation and capitals allowed; each clause is final."""
+        events = self.finish()
+        for clause in clauses(text):
+            words = [HeardWord(word) for word in words_of(clause)]
+            if words:
+                events += self.update(words, final=True)
+        return events
+
+    def finish(self) -> list[TickEvent]:
+        """The story ended: the open utterance, if any, is final."""
+        if not self._utterances or self._utterances[-1].final:
+            return []
+        self._utterances[-1].final = True
+        return self._settle(len(self._utterances) - 1)
+
+    # -- output ----------------------------------------------------------------------------
+    def ticked(self) -> dict[str, list[TickEvent | None]]:
+        """For each player, in the order written: the tick of each term, or None."""
+        result: dict[str, list[TickEvent | None]] = {player: [] for player in self._players}
+        for tid, (player, _, _) in enumerate(self._terms):
+            tick = self._ticks.get(tid)
+            result[player].append(tick.event if tick else None)
+        return result
+
+    # -- matching --------------------------------------------------------------------------
+    def _pieces(self, utterance: _Utterance) -> list[list[tuple[int, str]]]:
+        """The utterance's words as runs of (word index, word) that a compound may span: split at
+        punctuation, a pause and a word heard with too little confidence."""
+        runs: list[list[tuple[int, str]]] = [[]]
+        for i, word in enumerate(utterance.words):
+            if word.confidence is not None and word.confidence < self._min_confidence:
+                runs.append([])
+                continue
+            if i and _closed(utterance.words[i - 1], word):
+                runs.append([])
+            runs[-1] += [(i, token) for token in words_of(word.text)]
+        return [run for run in runs if run]
+
+    def _units(self, run: list[tuple[int, str]]) -> list[tuple[Unit, int, int]]:
+        """The run's units with the pieces each covers (first, one past the last)."""
+        units = self._referee.analyse(" ".join(token for _, token in run))
+        if sum(unit.words for unit in units) != len(run):  # the analyser split a word: read each alone
+            units = tuple(unit for _, token in run for unit in self._referee.analyse(token)[:1])
+        placed, start = [], 0
+        for unit in units:
+            placed.append((unit, start, start + unit.words))
+            start += unit.words
+        return placed
+
+    def _heard_keys(self, unit: Unit, capital: bool) -> set[str]:
+        """The keys a heard unit says: those of its reading in context, its own spelling when
+        that is a key of any reading, and the compound key of a word written closed."""
+        if not unit.known:
+            keys = set(self._referee.unit_keys(unit))
+        else:
+            keys = set(reading_keys(unit.readings[0]))
+            spelling = unit.surface.lower()
+            if any(spelling in reading_keys(reading) for reading in unit.readings):
+                keys.add(spelling)
+        if " " not in unit.surface:
+            keys.add("+" + fold(unit.surface))
+            keys |= {"+" + fold(reading.lemma) for reading in unit.readings[:1]}
+        if capital:
+            keys.add("=" + unit.surface.lower())
+        return keys
+
+    def _judge(self, utterance: _Utterance) -> None:
+        """The hits of the utterance, decided (`valid`) or waiting for more words (`undecided`)."""
+        utterance.valid, utterance.undecided = {}, set()
+        runs = self._pieces(utterance)
+        last = max((i for run in runs for i, _ in run), default=-1)
+        first_piece = True
+        for run in runs:
+            units = self._units(run)
+            hits: list[tuple[str, int, int]] = []  # key, first piece, one past the last
+            k = 0
+            while k < len(units):
+                unit, start, end = units[k]
+                if k + 1 < len(units) and self._referee.lexicalised(unit, units[k + 1][0]):
+                    pair = f"{unit.surface} {units[k + 1][0].surface}"
+                    hits += [(key, start, units[k + 1][2]) for key in self._referee.keys(pair)]
+                    k += 2
+                    continue
+                capital = unit.surface[:1].isupper() and not (first_piece and start == 0)
+                hits += [(key, start, end) for key in self._heard_keys(unit, capital)]
+                if k + 1 < len(units):  # a compound term heard as two words ("Juan Pérez")
+                    following, _, after = units[k + 1]
+                    for a in self._heard_keys(unit, False):
+                        for b in self._heard_keys(following, False):
+                            if not a.startswith("+") and not b.startswith("+"):
+                                hits.append((compound_key([a, b]), start, after))
+                k += 1
+            first_piece = False
+            for key, start, end in hits:
+                span = (run[start][0], run[end - 1][0] + 1)
+                decided = utterance.final or run[end - 1][0] + RIGHT_CONTEXT <= last
+                for tid in self._by_key.get(key, ()):
+                    if decided:
+                        utterance.valid.setdefault(tid, set()).add(span)
+                    else:
+                        utterance.undecided.add((tid, span))
+
+    def _settle(self, ui: int) -> list[TickEvent]:
+        """Ticks and unticks after utterance `ui` changed; a tick whose hit is only undecided stays."""
+        utterance = self._utterances[ui]
+        self._judge(utterance)
+        events: list[TickEvent] = []
+        lost = set()
+        for tid, tick in list(self._ticks.items()):
+            if tick.utterance == ui and not (
+                (tick.span in utterance.valid.get(tid, ()) or (tid, tick.span) in utterance.undecided)
+                and _evidence(utterance, tick.span) == tick.event.evidence
+            ):
+                del self._ticks[tid]
+                lost.add(tid)
+                events.append(replace(tick.event, ticked=False))
+        ticks: list[TickEvent] = []
+        for tid, (player, index, term) in enumerate(self._terms):
+            if tid in self._ticks:
+                continue
+            for uj in range(len(self._utterances)) if tid in lost else (ui,):
+                spans = self._utterances[uj].valid.get(tid)
+                if spans:
+                    span = min(spans)
+                    words = self._utterances[uj].words
+                    evidence = _evidence(self._utterances[uj], span)
+                    event = TickEvent(player, term, index, evidence, words[span[1] - 1].end, heard_at=(uj, span[1] - 1))
+                    self._ticks[tid] = _Tick(uj, span, event)
+                    ticks.append(event)
+                    break
+        return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))
+
+
+def _closed(before: HeardWord, after: HeardWord) -> bool:
+    """Whether punctuation or a pause of more than PAUSE seconds separates two words."""
+    if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
+        return True
+    return before.end is not None and after.start is not None and after.start - before.end > PAUSE
+
+
+def _evidence(utterance: _Utterance, span: _Span) -> str:
+    return " ".join(word.text.strip() for word in utterance.words[span[0] : span[1]])
