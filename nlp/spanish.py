@@ -90,7 +90,8 @@ class SpanishReferee:
     def __init__(self, analyser: SpanishAnalyser, english: Lexicon) -> None:
         self.analyser = analyser
         self.english = english
-        cache_methods(self, ("keys", "analyse", "unit_keys", "spelt", "lexicalised", "closed_compound"), 65536)
+        cached = ("keys", "analyse", "unit_keys", "heard_keys", "spelt", "lexicalised", "closed_compound")
+        cache_methods(self, cached, 65536)
 
     def __deepcopy__(self, memo: dict[int, object]) -> SpanishReferee:
         return self  # loaded resources, shared: a game state copied on every move must not copy them
@@ -148,10 +149,29 @@ class SpanishReferee:
         if self.name_only(term):
             return frozenset({term.strip().lower()})
         if len(units) == 1:
-            closed = self.closed_compound(units[0].surface) if " " not in units[0].surface else ""
+            noun = any(reading.pos == "n" for reading in units[0].readings)
+            closed = self.closed_compound(units[0].surface) if noun and " " not in units[0].surface else ""
             return self.unit_keys(units[0]) | ({closed} if closed else set())
         options = [{key.lstrip("+") for key in self.unit_keys(unit)} for unit in units if _content(unit)]
         return frozenset(compound_key([joined]) for joined in phrase_product(options))
+
+    def heard_keys(self, unit: Unit, capital: bool) -> frozenset[str]:
+        """The keys a unit heard in a story says (nlp.spanish_ticks): those of its reading in
+        context, its own spelling when that is a key of any reading, the compound key of a word
+        written closed, and with a `capital` (not the first word of an utterance) the name's key."""
+        if not unit.known:
+            keys = set(self.unit_keys(unit))
+        else:
+            keys = set(reading_keys(unit.readings[0]))
+            spelling = unit.surface.lower()
+            if any(spelling in reading_keys(reading) for reading in unit.readings):
+                keys.add(spelling)
+        if " " not in unit.surface:
+            keys.add("+" + fold(unit.surface))
+            keys |= {"+" + fold(reading.lemma) for reading in unit.readings[:1]}
+        if capital:
+            keys.add("=" + unit.surface.lower())
+        return frozenset(keys)
 
     def closed_compound(self, word: str) -> str:
         """The compound key of a word written closed that is a multiword unit written apart

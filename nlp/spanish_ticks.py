@@ -25,7 +25,7 @@ from typing import Any
 
 from nlp.apertium import Unit
 from nlp.referee import clauses
-from nlp.spanish import CONTENT, SpanishReferee, compound_key, fold, reading_keys, words_of
+from nlp.spanish import CONTENT, SpanishReferee, compound_key, words_of
 from nlp.ticks import _CLOSING, _OPENING, PAUSE, HeardWord, TickEvent
 
 RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
@@ -147,23 +147,6 @@ class SpanishTickTracker:
             start += unit.words
         return placed
 
-    def _heard_keys(self, unit: Unit, capital: bool) -> set[str]:
-        """The keys a heard unit says: those of its reading in context, its own spelling when
-        that is a key of any reading, and the compound key of a word written closed."""
-        if not unit.known:
-            keys = set(self._referee.unit_keys(unit))
-        else:
-            keys = set(reading_keys(unit.readings[0]))
-            spelling = unit.surface.lower()
-            if any(spelling in reading_keys(reading) for reading in unit.readings):
-                keys.add(spelling)
-        if " " not in unit.surface:
-            keys.add("+" + fold(unit.surface))
-            keys |= {"+" + fold(reading.lemma) for reading in unit.readings[:1]}
-        if capital:
-            keys.add("=" + unit.surface.lower())
-        return keys
-
     def _judge(self, utterance: _Utterance) -> None:
         """The hits of the utterance, decided (`valid`) or waiting for more words (`undecided`).
         Words far enough behind the last (FROZEN_BEHIND) are not read again while the
@@ -217,11 +200,11 @@ class SpanishTickTracker:
                 k += 2
                 continue
             capital = unit.surface[:1].isupper() and not (first and start == 0)
-            hits += [(key, start, end) for key in self._heard_keys(unit, capital)]
+            hits += [(key, start, end) for key in self._referee.heard_keys(unit, capital)]
             if k + 1 < len(units):  # a compound term heard as two words ("Juan Pérez")
                 following, _, after = units[k + 1]
-                for a in self._heard_keys(unit, False):
-                    for b in self._heard_keys(following, False):
+                for a in self._referee.heard_keys(unit, False):
+                    for b in self._referee.heard_keys(following, False):
                         if not a.startswith("+") and not b.startswith("+"):
                             hits.append((compound_key([a, b]), start, after))
             k += 1
