@@ -123,7 +123,7 @@ class _NullFlushed:
             while not answer.endswith(b"\0"):
                 chunk = os.read(last.stdout.fileno(), 65536)
                 if not chunk:
-                    raise RuntimeError(f"Apertium ({' '.join(self._processes[0].args)}) stopped")  # type: ignore[arg-type]
+                    raise RuntimeError(f"Apertium stopped: {self._processes[-1].args!r}")
                 answer += chunk
         return answer.rstrip(b"\0").decode("utf-8")
 

@@ -33,11 +33,19 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from games.base import TermRefusal
 from nlp.apertium import Reading, SpanishAnalyser, Unit, missing
 from nlp.caching import cache_methods
 from nlp.lexicon import Lexicon, phrase_product
-from nlp.referee import LanguageResourceMissing, Verdict, _told, _word_verdict, clauses
+from nlp.referee import (
+    LanguageResourceMissing,
+    Referee,
+    Verdict,
+    _told,
+    _word_verdict,
+    clauses,
+    card_verdict,
+    judged,
+)
 from nlp.wordclass import WordRefusal, _like
 from nlp.wordnet import WordNet, wordnet_folder
 
@@ -81,9 +89,10 @@ def _refusal(code: str, template: str) -> WordRefusal:
     return WordRefusal(code, template)
 
 
-class SpanishReferee:
+class SpanishReferee(Referee):
     """The Stories! term rules for Spanish, with the `TermReferee` interface (`check`, `refusal`,
-    `same`, `keys`, `words`, `name_only`)."""
+    `same`, `keys`, `words`, `name_only`): terms are the same when they differ only in case,
+    number, gender, verb form, spelling of a compound and a missing accent (RULINGS)."""
 
     language = "es"
 
@@ -92,19 +101,6 @@ class SpanishReferee:
         self.english = english
         cached = ("keys", "analyse", "unit_keys", "heard_keys", "spelt", "lexicalised", "closed_compound")
         cache_methods(self, cached, 65536)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> SpanishReferee:
-        return self  # loaded resources, shared: a game state copied on every move must not copy them
-
-    # -- the TermRules protocol ------------------------------------------------------------
-    def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> TermRefusal | None:
-        verdict = self.check(term, card_text, written)
-        return None if verdict.allowed else TermRefusal(verdict.message, verdict.hidden, verdict.code or "")
-
-    def same(self, a: str, b: str) -> bool:
-        """Same term: equal up to case, number, gender, verb form, spelling of a compound and a
-        missing accent (RULINGS)."""
-        return bool(self.keys(a) & self.keys(b))
 
     # -- analysis --------------------------------------------------------------------------
     def analyse(self, text: str) -> tuple[Unit, ...]:
@@ -209,29 +205,12 @@ class SpanishReferee:
     # -- the rules -------------------------------------------------------------------------
     def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
         words = words_of(term)
-        if not words:
-            return _told("empty", "There is no word in this term: write a noun, a verb or an adjective.")
-        if _SEPARATOR.search(term):
-            return _told(
-                "several_terms",
-                "That term is a list, its words split by a comma or another mark: write one word or one compound, "
-                "and each other term on its own.",
-            )
-        units = self.analyse(" ".join(words))
-        verdict = self._word_class(term, units) or self._on_card(term, units, card_text) or self._free_phrase(units)
-        if verdict:
-            return verdict
-        for other in written:
-            if self.same(term, other):
-                same = (
-                    "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
-                )
-                return Verdict(
-                    "duplicate",
-                    f'You already wrote "{other.strip()}"{same}. Write a different term.',
-                    "You already wrote this term, or one that counts as the same. Write a different term.",
-                )
-        return Verdict(None, f'"{term.strip()}" is allowed.', "This term is allowed.")
+
+        def rules() -> Verdict | None:
+            units = self.analyse(" ".join(words))
+            return self._word_class(term, units) or self._on_card(term, units, card_text) or self._free_phrase(units)
+
+        return judged(term, bool(words), bool(_SEPARATOR.search(term)), rules, written, self.same)
 
     def classify(self, unit: Unit) -> WordRefusal | None:
         """Why a word (or multiword unit) written alone may not be a term, or None when it may."""
@@ -294,8 +273,8 @@ class SpanishReferee:
             refusal = self.classify(units[0])
             if refusal and units[0].readings and units[0].readings[0].multiword:
                 kind = "an adverb phrase" if refusal.code == "adverb" else "a phrase of little words"
-                message = f'"{term.strip()}" is {kind}, not a noun, a verb or an adjective.' + _INSTEAD
-                return Verdict(refusal.code, message, f"This term is {kind}, not a noun, a verb or an adjective." + _INSTEAD)
+                said = f"is {kind}, not a noun, a verb or an adjective." + _INSTEAD
+                return Verdict(refusal.code, f'"{term.strip()}" {said}', f"This term {said}")
             return _word_verdict(refusal, units[0].surface, whole=True) if refusal else None
         if self._compound(units) or self._phrase_of_content_words(units):
             return None  # a compound, or a free phrase refused as one
@@ -328,29 +307,8 @@ class SpanishReferee:
         )
 
     def _on_card(self, term: str, units: tuple[Unit, ...], card_text: str) -> Verdict | None:
-        card = self._card(card_text)
-        rule = "words from the card are not allowed in any form"
-        keys = self.keys(term)
-        found = next((text for key, text in card if key in keys), None)
-        if found is not None:
-            shown = term.strip()
-            where = "" if found.lower() == shown.lower() else f' as "{found}"'
-            return Verdict(
-                "on_card",
-                f'"{shown}" is on the story card{where}, and {rule}.',
-                f"This term is on the story card, and {rule}.",
-            )
-        if len(units) > 1 and not self._compound(units):
-            for unit in units:
-                mine = self.unit_keys(unit)
-                found = next((text for key, text in card if " " not in text and key in mine), None)
-                if found is not None:
-                    return Verdict(
-                        "on_card",
-                        f'"{found}" is on the story card, and {rule}, not even in a phrase.',
-                        f"A word of this term is on the story card, and {rule}, not even in a phrase.",
-                    )
-        return None
+        phrase = [self.unit_keys(unit) for unit in units] if len(units) > 1 and not self._compound(units) else []
+        return card_verdict(term, self.keys(term), phrase, self._card(card_text))
 
     def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
         """(key, card text) for every word of the card, multiword unit and compound."""
@@ -361,8 +319,9 @@ class SpanishReferee:
                 found += [(key, word) for unit in self.spelt(word) for key in self.unit_keys(unit)]
             found += [(key, unit.surface) for unit in units for key in self.unit_keys(unit)]
             for first, second in zip(units, units[1:]):
+                pair = f"{first.surface} {second.surface}"
                 if self.lexicalised(first, second):
-                    found += [(key, f"{first.surface} {second.surface}") for key in self.keys(f"{first.surface} {second.surface}")]
+                    found += [(key, pair) for key in self.keys(pair)]
         return tuple(found)
 
 

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nlp.apertium import Unit
-from nlp.referee import clauses
 from nlp.spanish import CONTENT, SpanishReferee, compound_key, words_of
-from nlp.ticks import _CLOSING, _OPENING, PAUSE, HeardWord, TickEvent
+from nlp.ticks import _CLOSING, _OPENING, PAUSE, HeardWord, StoryTracker, TickEvent
 
 RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
 FROZEN_BEHIND = 8  # words behind the last heard that are no longer read again as the utterance grows
@@ -52,7 +51,7 @@ class _Tick:
     event: TickEvent
 
 
-class SpanishTickTracker:
+class SpanishTickTracker(StoryTracker):
     """Follows a Spanish story and says when each player's terms are heard.
 
     `terms` maps each player to the terms they wrote (already checked with the referee);
@@ -72,44 +71,22 @@ class SpanishTickTracker:
             for key in referee.keys(term):
                 self._by_key.setdefault(mark + key, []).append(tid)
         self._min_confidence = min_confidence
-        self._utterances: list[_Utterance] = []
+        self._segments: list[_Utterance] = []
         self._ticks: dict[int, _Tick] = {}
 
     # -- input -----------------------------------------------------------------------------
     def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
         """The recognizer's current hypothesis of the current utterance (it replaces the previous
         one); `final` closes the utterance, and the next update starts a new one."""
-        if not self._utterances or self._utterances[-1].final:
-            self._utterances.append(_Utterance())
-        utterance = self._utterances[-1]
+        if not self._segments or self._segments[-1].final:
+            self._segments.append(_Utterance())
+        utterance = self._segments[-1]
         utterance.words = [w for w in map(HeardWord.of, words) if words_of(w.text)]
         utterance.final = final
-        return self._settle(len(self._utterances) - 1)
+        return self._settle(len(self._segments) - 1)
 
-    def say(self, text: str) -> list[TickEvent]:
-        """Typed story text: punctuation and capitals allowed; each clause is final."""
-        events = self.finish()
-        for clause in clauses(text):
-            words = [HeardWord(word) for word in words_of(clause)]
-            if words:
-                events += self.update(words, final=True)
-        return events
-
-    def finish(self) -> list[TickEvent]:
-        """The story ended: the open utterance, if any, is final."""
-        if not self._utterances or self._utterances[-1].final:
-            return []
-        self._utterances[-1].final = True
-        return self._settle(len(self._utterances) - 1)
-
-    # -- output ----------------------------------------------------------------------------
-    def ticked(self) -> dict[str, list[TickEvent | None]]:
-        """For each player, in the order written: the tick of each term, or None."""
-        result: dict[str, list[TickEvent | None]] = {player: [] for player in self._players}
-        for tid, (player, _, _) in enumerate(self._terms):
-            tick = self._ticks.get(tid)
-            result[player].append(tick.event if tick else None)
-        return result
+    def _typed(self, clause: str) -> list[str]:
+        return words_of(clause)
 
     # -- matching --------------------------------------------------------------------------
     def _pieces(self, utterance: _Utterance, begin: int) -> list[list[tuple[int, str]]]:
@@ -212,7 +189,7 @@ class SpanishTickTracker:
 
     def _settle(self, ui: int) -> list[TickEvent]:
         """Ticks and unticks after utterance `ui` changed; a tick whose hit is only undecided stays."""
-        utterance = self._utterances[ui]
+        utterance = self._segments[ui]
         self._judge(utterance)
         events: list[TickEvent] = []
         lost = set()
@@ -228,12 +205,12 @@ class SpanishTickTracker:
         for tid, (player, index, term) in enumerate(self._terms):
             if tid in self._ticks:
                 continue
-            for uj in range(len(self._utterances)) if tid in lost else (ui,):
-                spans = self._utterances[uj].valid.get(tid)
+            for uj in range(len(self._segments)) if tid in lost else (ui,):
+                spans = self._segments[uj].valid.get(tid)
                 if spans:
                     span = min(spans)
-                    words = self._utterances[uj].words
-                    evidence = _evidence(self._utterances[uj], span)
+                    words = self._segments[uj].words
+                    evidence = _evidence(self._segments[uj], span)
                     event = TickEvent(player, term, index, evidence, words[span[1] - 1].end, heard_at=(uj, span[1] - 1))
                     self._ticks[tid] = _Tick(uj, span, event)
                     ticks.append(event)

@@ -36,9 +36,13 @@ TARGET = 0.97
 
 def load_seconds() -> list[float]:
     """Import + referee_for("es") in fresh processes."""
-    script = 'import time; t = time.perf_counter(); from nlp import referee_for; referee_for("es"); print(time.perf_counter() - t)'
+    script = (
+        "import time; t = time.perf_counter(); from nlp import referee_for; "
+        'referee_for("es"); print(time.perf_counter() - t)'
+    )
+    command = [sys.executable, "-c", script]
     return [
-        float(subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True).stdout)
+        float(subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout)
         for _ in range(LOAD_RUNS)
     ]
 

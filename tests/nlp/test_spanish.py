@@ -27,7 +27,8 @@ def ticks(referee, terms, text):
 @pytest.mark.parametrize(
     "term",
     ["perro", "casa", "Madrid", "Juan Pérez", "correr", "comí", "levantarse", "rojo", "hermosas", "oso polar",
-     "fin de semana", "ojo de buey", "arcoíris", "arco iris", "agujero negro", "casita", "panadero", "Poder", "fuerte", "suelo", "haya"],
+     "fin de semana", "ojo de buey", "arcoíris", "arco iris", "agujero negro", "casita", "panadero", "Poder",
+     "fuerte", "suelo", "haya"],
 )
 def test_nouns_verbs_adjectives_and_compounds_are_allowed(es, term):
     assert es.check(term, CARD).allowed, es.check(term, CARD).message
