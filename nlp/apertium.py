@@ -127,12 +127,6 @@ class _NullFlushed:
                 answer += chunk
         return answer.rstrip(b"\0").decode("utf-8")
 
-    def close(self) -> None:
-        for process in self._processes:
-            if process.stdin:
-                process.stdin.close()
-            process.wait()
-
 
 class SpanishAnalyser:
     """The tagged analysis of Spanish text and the English words of Spanish lemmas."""

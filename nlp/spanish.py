@@ -85,10 +85,6 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text)
 
 
-def _refusal(code: str, template: str) -> WordRefusal:
-    return WordRefusal(code, template)
-
-
 class SpanishReferee(Referee):
     """The Stories! term rules for Spanish, with the `TermReferee` interface (`check`, `refusal`,
     `same`, `keys`, `words`, `name_only`): terms are the same when they differ only in case,
@@ -220,7 +216,7 @@ class SpanishReferee(Referee):
                 return self.classify(Unit(unit.surface, alone[0].readings))
             stem = unit.surface.lower().removesuffix("mente")
             if stem != unit.surface.lower() and any(r.pos == "adj" for u in self.spelt(stem) for r in u.readings):
-                return _refusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
+                return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
             return None  # a name, or a word the dictionary lacks: a noun
         readings, lower = unit.readings, unit.surface.lower()
         chosen = readings[0]  # the tagger's reading of the word alone
@@ -228,21 +224,21 @@ class SpanishReferee(Referee):
         for verb in HAVE_BE:
             if chosen.lemma == verb or (content and all(r.lemma == verb for r in content)):
                 if lower == verb:
-                    return _refusal(
+                    return WordRefusal(
                         "have_be", "{q} is one of the verbs not allowed in any form: ser, estar, haber and tener."
                     )
-                return _refusal(
+                return WordRefusal(
                     "have_be", '{q} is a form of "' + verb + '", and ser, estar, haber and tener are not allowed '
                     "in any form.",
                 )
         if unit.surface.islower() and content and all(r.lemma in HELPING for r in content):
-            return _refusal(
+            return WordRefusal(
                 "not_content_word",
                 "{q} is a helping verb " + _like(lower, ("poder", "deber", "soler")) + ", not a noun, a verb or an "
                 "adjective (a name with a capital is allowed).",
             )
         if lower in RULEBOOK_ADVERBS:
-            return _refusal(
+            return WordRefusal(
                 "adverb", '{q} counts as an adverb, like "here" and "tomorrow" in the rulebook, and adverbs '
                 "are not allowed.",
             )
@@ -254,19 +250,19 @@ class SpanishReferee(Referee):
         elif content and chosen.pos in CONTENT:
             return None
         if chosen.pos in _ADVERBS and not any(r.pos == "adj" and r.lemma == chosen.lemma for r in content):
-            return _refusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
+            return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
         if chosen.pos in _PRONOUNS:
-            return _refusal("pronoun", "{q} is a pronoun, and pronouns are not allowed.")
+            return WordRefusal("pronoun", "{q} is a pronoun, and pronouns are not allowed.")
         if chosen.pos in _DETERMINERS:
-            return _refusal(
+            return WordRefusal(
                 "pronoun", "{q} is an article or a determiner, and those count as pronouns, which are not allowed."
             )
         kinds = {"pr": "a preposition", "ij": "an interjection", **{c: "a conjunction" for c in _CONJUNCTIONS}}
         if chosen.pos in kinds:
-            return _refusal("not_content_word", "{q} is " + kinds[chosen.pos] + ", not a noun, a verb or an adjective.")
+            return WordRefusal("not_content_word", "{q} is " + kinds[chosen.pos] + ", not a noun, a verb or an adjective.")
         if content:
             return None
-        return _refusal("not_content_word", "{q} is not a noun, a verb or an adjective.")
+        return WordRefusal("not_content_word", "{q} is not a noun, a verb or an adjective.")
 
     def _word_class(self, term: str, units: tuple[Unit, ...]) -> Verdict | None:
         if len(units) == 1:
