@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from nlp import HeardWord, SpanishReferee, SpanishTickTracker, TermReferee, TickTracker
+from nlp import HeardWord, SpanishReferee, TermReferee, tracker_for
 from nlp.spanish import words_of
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -48,20 +48,13 @@ def spanish_utterances(text: str) -> list[list[str]]:
     return [words for sentence in re.split(r"[.!?;…]+", text) if (words := words_of(sentence))]
 
 
-def new_tracker(referee: TermReferee | SpanishReferee, terms: dict[str, list[str]]) -> TickTracker | SpanishTickTracker:
-    """The tracker of the referee's language."""
-    if isinstance(referee, SpanishReferee):
-        return SpanishTickTracker(referee, terms)
-    return TickTracker(referee, terms)
-
-
 def story_terms(story: dict[str, Any]) -> dict[str, list[str]]:
     """One player per term, so that every term is tracked on its own."""
     return {f"player {i}": [term] for i, term in enumerate(story["ticked"] + story["not_ticked"])}
 
 
 def tell_typed(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
-    tracker = new_tracker(referee, story_terms(story))
+    tracker = tracker_for(referee, story_terms(story))
     tracker.say(story["story"])
     tracker.finish()
     return {tick.term for ticks in tracker.ticked().values() for tick in ticks if tick}
@@ -69,7 +62,7 @@ def tell_typed(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> 
 
 def tell_recognized(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
     """Word by word, each utterance revised as it grows, then final; ticks are the events seen."""
-    tracker = new_tracker(referee, story_terms(story))
+    tracker = tracker_for(referee, story_terms(story))
     text = story.get("recognizer_text", story["story"])
     ticked: set[str] = set()
     clock = 0.0

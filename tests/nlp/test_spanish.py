@@ -6,7 +6,15 @@ import copy
 
 import pytest
 
-from nlp import REASONS, HeardWord, LanguageResourceMissing, SpanishTickTracker, referee_for
+from nlp import (
+    REASONS,
+    HeardWord,
+    LanguageResourceMissing,
+    ReconcilingTracker,
+    SpanishTickTracker,
+    referee_for,
+    tracker_for,
+)
 from nlp import spanish as spanish_module
 
 CARD = "Cuando estuve en el Ártico hace poco..."
@@ -161,11 +169,26 @@ def test_a_compound_does_not_span_a_pause_or_punctuation(es):
     assert ticks(es, ["oso", "oso polar"], "Vimos un oso. Polar era el frío.") == {"oso"}
 
 
+def test_a_confirmation_adds_the_tick_the_stream_missed(es):
+    tracker = ReconcilingTracker(es, {"Ana": ["canción"], "Bea": ["perro"]})
+    assert isinstance(tracker_for(es, {}), SpanishTickTracker)
+    streamed = [HeardWord("cantó", 0.0, 0.4), HeardWord("una", 0.4, 0.6), HeardWord("cansión", 0.6, 1.0, 0.5)]
+    assert tracker.update(streamed, final=True) == []
+    confirmed = [HeardWord("cantó", 0.0, 0.4), HeardWord("una", 0.4, 0.6), HeardWord("canción", 0.6, 1.0, 0.97)]
+    assert [(e.term, e.evidence, e.time) for e in tracker.confirm(confirmed)] == [("canción", "canción", 1.0)]
+    # a confirmation that heard other words where the stream's tick was takes the tick back
+    tracker = ReconcilingTracker(es, {"Bea": ["perro"]})
+    assert [e.term for e in tracker.update([HeardWord("el", 0.0, 0.2), HeardWord("perro", 0.2, 0.6)], final=True)] == [
+        "perro"]
+    events = tracker.confirm([HeardWord("el", 0.0, 0.2, 0.99), HeardWord("pelo", 0.2, 0.6, 0.99)])
+    assert [(e.term, e.ticked) for e in events] == [("perro", False)]
+
+
 def test_the_referee_is_shared_and_languages_are_named(es):
     assert referee_for("es") is es and copy.deepcopy({"rules": es})["rules"] is es
     assert referee_for("en").language == "en" and es.language == "es"
     with pytest.raises(ValueError, match="the languages are en, es"):
-        referee_for("fr")  # type: ignore[call-overload]
+        referee_for("fr")
 
 
 def test_missing_apertium_says_what_to_install(monkeypatch):
