@@ -192,12 +192,7 @@ class TermReferee(Referee):
             return None
         if not entry and all(self.lexicon.can_be_noun(word) for word in words) and self._nouns_in_a_row(words):
             return None
-        many = "two" if len(words) == 2 else "several"
-        return _told(
-            "free_phrase",
-            f"That term is {many} separate words, not one word or one compound like \"polar bear\": "
-            "write just one of them.",
-        )
+        return free_phrase(len(words), "polar bear")
 
     def _nouns_in_a_row(self, words: tuple[str, ...]) -> bool:
         """Whether the words read as a noun compound: tagged as a noun phrase ("the motor sled"),
@@ -294,6 +289,15 @@ def card_verdict(
                 f"A word of this term is on the story card, and {_CARD_RULE}, not even in a phrase.",
             )
     return None
+
+
+def free_phrase(words: int, compound: str) -> Verdict:
+    """The refusal of a free phrase of so many `words`, with an example of a `compound`."""
+    many = "two" if words == 2 else "several"
+    return _told(
+        "free_phrase",
+        f'That term is {many} separate words, not one word or one compound like "{compound}": write just one of them.',
+    )
 
 
 def _told(code: str, message: str) -> Verdict:

@@ -40,10 +40,10 @@ from nlp.referee import (
     LanguageResourceMissing,
     Referee,
     Verdict,
-    _told,
     _word_verdict,
     clauses,
     card_verdict,
+    free_phrase,
     judged,
 )
 from nlp.wordclass import WordRefusal, _like
@@ -295,12 +295,7 @@ class SpanishReferee(Referee):
     def _free_phrase(self, units: tuple[Unit, ...]) -> Verdict | None:
         if len(units) == 1 or self._compound(units):
             return None
-        many = "two" if len(units) == 2 else "several"
-        return _told(
-            "free_phrase",
-            f'That term is {many} separate words, not one word or one compound like "oso polar": '
-            "write just one of them.",
-        )
+        return free_phrase(len(units), "oso polar")
 
     def _on_card(self, term: str, units: tuple[Unit, ...], card_text: str) -> Verdict | None:
         phrase = [self.unit_keys(unit) for unit in units] if len(units) > 1 and not self._compound(units) else []
