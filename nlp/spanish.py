@@ -21,8 +21,9 @@ tags. As in English, a word that can be a pronoun, a determiner, a preposition o
 is refused even when the dictionary also has a noun or verb spelt so ("sobre", "nada", "bajo");
 a word that is an adverb and also a noun, verb or adjective counts as what the tagger, trained
 on Spanish text, reads it as when it stands alone ("bien" an adverb, "fuerte" an adjective), as
-the English referee counts a word as what SemCor mostly uses it as. The
-player-facing messages are English until the message catalog of issue 22 comes.
+the English referee counts a word as what SemCor mostly uses it as. Every form of ser, estar,
+haber and tener is refused, a word the tagger reads alone as one of them too ("estado", "fue",
+"sé"). The player-facing messages are English until the message catalog of issue 22 comes.
 """
 
 from __future__ import annotations
@@ -259,7 +260,8 @@ class SpanishReferee(Referee):
             )
         kinds = {"pr": "a preposition", "ij": "an interjection", **{c: "a conjunction" for c in _CONJUNCTIONS}}
         if chosen.pos in kinds:
-            return WordRefusal("not_content_word", "{q} is " + kinds[chosen.pos] + ", not a noun, a verb or an adjective.")
+            kind = kinds[chosen.pos]
+            return WordRefusal("not_content_word", "{q} is " + kind + ", not a noun, a verb or an adjective.")
         if content:
             return None
         return WordRefusal("not_content_word", "{q} is not a noun, a verb or an adjective.")
@@ -275,7 +277,7 @@ class SpanishReferee(Referee):
         if self._compound(units) or self._phrase_of_content_words(units):
             return None  # a compound, or a free phrase refused as one
         for unit in units:
-            refusal = self.classify(Unit(unit.surface, unit.readings))
+            refusal = self.classify(unit)
             if refusal:
                 return _word_verdict(refusal, unit.surface, whole=False)
         return None
