@@ -25,7 +25,7 @@ from typing import Any
 
 from nlp.apertium import Unit
 from nlp.spanish import CONTENT, SpanishReferee, compound_key, words_of
-from nlp.ticks import _CLOSING, _OPENING, PAUSE, HeardWord, StoryTracker, TickEvent
+from nlp.ticks import HeardWord, StoryTracker, TickEvent, separated
 
 RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
 FROZEN_BEHIND = 8  # words behind the last heard that are no longer read again as the utterance grows
@@ -97,7 +97,7 @@ class SpanishTickTracker(StoryTracker):
             if word.confidence is not None and word.confidence < self._min_confidence:
                 runs.append([])
                 continue
-            if i > begin and _closed(utterance.words[i - 1], word):
+            if i > begin and separated(utterance.words[i - 1], word):
                 runs.append([])
             runs[-1] += [(i, token) for token in words_of(word.text)]
         return [run for run in runs if run]
@@ -216,13 +216,6 @@ class SpanishTickTracker(StoryTracker):
                     ticks.append(event)
                     break
         return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))
-
-
-def _closed(before: HeardWord, after: HeardWord) -> bool:
-    """Whether punctuation or a pause of more than PAUSE seconds separates two words."""
-    if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
-        return True
-    return before.end is not None and after.start is not None and after.start - before.end > PAUSE
 
 
 def _evidence(utterance: _Utterance, span: _Span) -> str:

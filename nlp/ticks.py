@@ -64,6 +64,14 @@ PAUSE = 0.2  # seconds of silence between two words that end any compound (see t
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
 _OPENING = tuple("([{\"“")
+
+
+def separated(before: HeardWord, after: HeardWord) -> bool:
+    """Whether punctuation or a pause of more than PAUSE seconds separates two words heard one
+    after the other: a compound is never read across it."""
+    if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
+        return True
+    return before.end is not None and after.start is not None and after.start - before.end > PAUSE
 # "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
 TEMPORAL = LIKE_TOMORROW | {"tomorrow"}
 # words tagged as prepositions that may start a clause ("after the fire truck left"): the noun
@@ -421,11 +429,8 @@ class TickTracker(StoryTracker):
 
     @staticmethod
     def _closed(seg: _Segment, k: int) -> bool:
-        """Whether punctuation or a pause of more than PAUSE seconds separates words k-1 and k."""
-        before, after = seg.words[k - 1], seg.words[k]
-        if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
-            return True
-        return before.end is not None and after.start is not None and after.start - before.end > PAUSE
+        """Whether words k-1 and k are `separated`."""
+        return separated(seg.words[k - 1], seg.words[k])
 
     def _starts_clause(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
         """Whether noun k, after noun k-1, is the subject of a new clause in unpunctuated speech
