@@ -25,7 +25,9 @@ from dataclasses import replace
 from typing import Any
 
 from nlp.referee import TermReferee
-from nlp.ticks import HeardWord, TickEvent, TickTracker, heard_token
+from nlp.spanish import SpanishReferee, words_of
+from nlp.spanish_ticks import SpanishTickTracker
+from nlp.ticks import HeardWord, StoryTracker, TickEvent, TickTracker, heard_token
 
 #: a confirmation withdraws a streamed tick when the words it heard in its place are heard with
 #: at least this probability. Measured on the four voices of tests/benchmarks/bench_audio_terms.py
@@ -37,20 +39,30 @@ _NEAR = 0.1  # seconds: a confirmed word is in a span when its middle is this cl
 _Key = tuple[str, int]  # (player, index of the term)
 
 
+def tracker_for(
+    referee: TermReferee | SpanishReferee, terms: Mapping[str, Sequence[str]], **options: Any
+) -> StoryTracker:
+    """The tracker of the referee's language (`options`: those its class takes)."""
+    if isinstance(referee, SpanishReferee):
+        return SpanishTickTracker(referee, terms, **options)
+    return TickTracker(referee, terms, **options)
+
+
 class ReconcilingTracker:
-    """A `TickTracker` (update, say, finish, ticked) that also takes confirmations (`confirm`)."""
+    """A `TickTracker` (update, say, finish, ticked) that also takes confirmations (`confirm`),
+    in the referee's language (see `tracker_for`)."""
 
     def __init__(
         self,
-        referee: TermReferee,
+        referee: TermReferee | SpanishReferee,
         terms: Mapping[str, Sequence[str]],
         *,
         withdraw_at: float | None = WITHDRAW_AT,
         **options: Any,
     ) -> None:
-        self._lexicon = referee.lexicon
-        self._stream = TickTracker(referee, terms, **options)
-        self._confirmed = TickTracker(referee, terms, **options)
+        self._referee = referee
+        self._stream = tracker_for(referee, terms, **options)
+        self._confirmed = tracker_for(referee, terms, **options)
         self._withdraw_at = withdraw_at
         self._players = list(terms)
         self._counts = {player: len(written) for player, written in terms.items()}
@@ -140,10 +152,13 @@ class ReconcilingTracker:
         return bool(self._keys(a.text) & self._keys(b.text))
 
     def _keys(self, text: str) -> set[str]:
-        return {key for part in heard_token(text).split("-") if part.strip("'") for key in self._lexicon.keys(part.strip("'"))}
+        if isinstance(self._referee, SpanishReferee):
+            return {key for word in words_of(text) for key in self._referee.keys(word)}
+        parts = [part.strip("'") for part in heard_token(text).split("-")]
+        return {key for part in parts if part for key in self._referee.lexicon.keys(part)}
 
 
-def _standing(tracker: TickTracker) -> dict[_Key, TickEvent]:
+def _standing(tracker: StoryTracker) -> dict[_Key, TickEvent]:
     return {
         (player, index): tick
         for player, ticks in tracker.ticked().items()

@@ -8,9 +8,11 @@ once: WordNet (Debian package wordnet-base), lemminflect and spaCy's en_core_web
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, overload
 
 from nlp import lexicon as lexicon_module
 from nlp import tagger as tagger_module
@@ -20,6 +22,9 @@ from nlp.tagger import ContextTagger, load_spacy
 from games.base import TermRefusal
 from nlp.wordclass import MODALS, WordRefusal, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
+
+if TYPE_CHECKING:
+    from nlp.spanish import SpanishReferee
 
 REASONS = (
     "empty",
@@ -74,52 +79,55 @@ def _as_written(word: str, term: str) -> str:
     return match.group(0) if match else word
 
 
-class TermReferee:
-    def __init__(self, lexicon: Lexicon, tagger: ContextTagger) -> None:
-        self.lexicon = lexicon
-        self.tagger = tagger
-        cache_methods(self, ("words", "keys", "_card"), 4096)
+class Referee(ABC):
+    """What the referees of every language share: the `TermRules` protocol of games/stories.py
+    (`refusal`, `same`) over the language's `check` and `keys`."""
 
-    def __deepcopy__(self, memo: dict[int, object]) -> TermReferee:
+    language: str
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Referee:
         return self  # loaded resources, shared: a game state copied on every move must not copy them
 
-    # -- the TermRules protocol ------------------------------------------------------------
     def refusal(self, term: str, card_text: str, written: Sequence[str] = ()) -> TermRefusal | None:
         verdict = self.check(term, card_text, written)
         return None if verdict.allowed else TermRefusal(verdict.message, verdict.hidden, verdict.code or "")
 
     def same(self, a: str, b: str) -> bool:
-        """Same term: equal up to case, number, verb form, comparison, spelling of a compound,
-        possessive 's and British/American spelling."""
+        """Same term: the keys of the two meet (what makes terms the same is in each language's `keys`)."""
         return bool(self.keys(a) & self.keys(b))
 
-    # -- richer answers --------------------------------------------------------------------
+    @abstractmethod
+    def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
+        """The judgement on a term: allowed, or the reason it is not."""
+
+    @abstractmethod
+    def keys(self, term: str) -> frozenset[str]:
+        """The spellings a term matches; empty for a term without words."""
+
+
+class TermReferee(Referee):
+    """English: terms are the same when they differ only in case, number, verb form, comparison,
+    spelling of a compound, possessive 's and British/American spelling (nlp.lexicon)."""
+
+    language = "en"
+
+    def __init__(self, lexicon: Lexicon, tagger: ContextTagger) -> None:
+        self.lexicon = lexicon
+        self.tagger = tagger
+        cache_methods(self, ("words", "keys", "_card"), 4096)
+
     def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
         words = self.words(term)
-        if not words:
-            return _told("empty", "There is no word in this term: write a noun, a verb or an adjective.")
-        if _SEPARATOR.search(term):
-            return _told(
-                "several_terms",
-                "That term is a list, its words split by a comma or another mark: write one word or one compound, "
-                "and each other term on its own.",
-            )
-        verdict = (
-            self._word_class(term, words) or self._on_card(term, words, card_text) or self._free_phrase(term, words)
+        return judged(
+            term,
+            bool(words),
+            bool(_SEPARATOR.search(term)),
+            lambda: (
+                self._word_class(term, words) or self._on_card(term, words, card_text) or self._free_phrase(term, words)
+            ),
+            written,
+            self.same,
         )
-        if verdict:
-            return verdict
-        for other in written:
-            if self.same(term, other):
-                same = (
-                    "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
-                )
-                return Verdict(
-                    "duplicate",
-                    f'You already wrote "{other.strip()}"{same}. Write a different term.',
-                    "You already wrote this term, or one that counts as the same. Write a different term.",
-                )
-        return Verdict(None, f'"{term.strip()}" is allowed.', "This term is allowed.")
 
     def words(self, term: str) -> tuple[str, ...]:
         """The words of a term, lowercase, hyphens split; the "to" of an infinitive dropped."""
@@ -184,12 +192,7 @@ class TermReferee:
             return None
         if not entry and all(self.lexicon.can_be_noun(word) for word in words) and self._nouns_in_a_row(words):
             return None
-        many = "two" if len(words) == 2 else "several"
-        return _told(
-            "free_phrase",
-            f"That term is {many} separate words, not one word or one compound like \"polar bear\": "
-            "write just one of them.",
-        )
+        return free_phrase(len(words), "polar bear")
 
     def _nouns_in_a_row(self, words: tuple[str, ...]) -> bool:
         """Whether the words read as a noun compound: tagged as a noun phrase ("the motor sled"),
@@ -207,29 +210,10 @@ class TermReferee:
         return all(text[:1].isupper() and self.lexicon.can_be_name(word) for word, text in zip(words, written))
 
     def _on_card(self, term: str, words: tuple[str, ...], card_text: str) -> Verdict | None:
-        card = self._card(card_text)
-        rule = "words from the card are not allowed in any form"
-        found = next((text for key, text in card if key in self.keys(term)), None)
-        if found is not None:
-            shown = term.strip()
-            where = "" if found.lower() == shown.lower() else f' as "{found}"'
-            # the card is public: naming the card's word would name the term
-            return Verdict(
-                "on_card",
-                f'"{shown}" is on the story card{where}, and {rule}.',
-                f"This term is on the story card, and {rule}.",
-            )
-        if len(words) > 1 and not self.lexicon.entry_pos(words):
-            # a free phrase ("arctic trip") is made of words: each must be off the card
-            for word in words:
-                found = next((text for key, text in card if " " not in text and key in self.lexicon.keys(word)), None)
-                if found is not None:
-                    return Verdict(
-                        "on_card",
-                        f'"{found}" is on the story card, and {rule}, not even in a phrase.',
-                        f"A word of this term is on the story card, and {rule}, not even in a phrase.",
-                    )
-        return None
+        # a free phrase ("arctic trip") is made of words: each must be off the card
+        phrase = len(words) > 1 and not self.lexicon.entry_pos(words)
+        words_keys = [self.lexicon.keys(word) for word in words] if phrase else []
+        return card_verdict(term, self.keys(term), words_keys, self._card(card_text))
 
     def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
         """(key, card text) for every card word, part of a hyphenated word and run of words."""
@@ -243,6 +227,77 @@ class TermReferee:
                     run = toks[i:j]
                     found += [(key, " ".join(run)) for key in phrase_product([self.lexicon.keys(t) for t in run])]
         return tuple(found)
+
+
+def judged(
+    term: str,
+    has_words: bool,
+    listed: bool,
+    rules: Callable[[], Verdict | None],
+    written: Sequence[str],
+    same: Callable[[str, str], bool],
+) -> Verdict:
+    """The judgement every language's referee makes in this order: a term without words, a
+    list of terms (`listed`: words split by a comma or another mark), the language's `rules`, a
+    term the player already wrote, else allowed."""
+    if not has_words:
+        return _told("empty", "There is no word in this term: write a noun, a verb or an adjective.")
+    if listed:
+        return _told(
+            "several_terms",
+            "That term is a list, its words split by a comma or another mark: write one word or one compound, "
+            "and each other term on its own.",
+        )
+    verdict = rules()
+    if verdict:
+        return verdict
+    for other in written:
+        if same(term, other):
+            alike = "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
+            return Verdict(
+                "duplicate",
+                f'You already wrote "{other.strip()}"{alike}. Write a different term.',
+                "You already wrote this term, or one that counts as the same. Write a different term.",
+            )
+    return Verdict(None, f'"{term.strip()}" is allowed.', "This term is allowed.")
+
+
+_CARD_RULE = "words from the card are not allowed in any form"
+
+
+def card_verdict(
+    term: str, keys: frozenset[str], phrase: Sequence[frozenset[str]], card: Sequence[tuple[str, str]]
+) -> Verdict | None:
+    """The on_card refusal when a key of the term is among the `card`'s (key, text as on the
+    card), or a key of one word of a free `phrase` (its words' keys) is a card word's."""
+    found = next((text for key, text in card if key in keys), None)
+    if found is not None:
+        shown = term.strip()
+        where = "" if found.lower() == shown.lower() else f' as "{found}"'
+        # the card is public: naming the card's word would name the term
+        return Verdict(
+            "on_card",
+            f'"{shown}" is on the story card{where}, and {_CARD_RULE}.',
+            f"This term is on the story card, and {_CARD_RULE}.",
+        )
+    for word_keys in phrase:
+        found = next((text for key, text in card if " " not in text and key in word_keys), None)
+        if found is not None:
+            return Verdict(
+                "on_card",
+                f'"{found}" is on the story card, and {_CARD_RULE}, not even in a phrase.',
+                f"A word of this term is on the story card, and {_CARD_RULE}, not even in a phrase.",
+            )
+    return None
+
+
+def free_phrase(words: int, compound: str) -> Verdict:
+    """The refusal of a free phrase of so many `words`, with an example of a `compound`."""
+    many = "two" if words == 2 else "several"
+    return _told(
+        "free_phrase",
+        f'That term is {many} separate words, not one word or one compound like "{compound}": write just one of them.',
+    )
 
 
 def _told(code: str, message: str) -> Verdict:
@@ -283,3 +338,25 @@ def load_referee() -> TermReferee:
         ) from error
     lexicon = Lexicon(WordNet(folder))
     return TermReferee(lexicon, ContextTagger(nlp, lexicon))
+
+
+#: the languages whose Stories! term rules storyhost has
+LANGUAGES = ("en", "es")
+
+
+@overload
+def referee_for(language: Literal["en"]) -> TermReferee: ...
+@overload
+def referee_for(language: Literal["es"]) -> SpanishReferee: ...
+@overload
+def referee_for(language: str) -> TermReferee | SpanishReferee: ...
+def referee_for(language: str) -> TermReferee | SpanishReferee:
+    """The term rules of a language, loaded once per process: English's `load_referee()`, or
+    Spanish's (nlp.spanish). Raises ValueError for a language storyhost lacks, naming those it has."""
+    if language == "en":
+        return load_referee()
+    if language == "es":
+        from nlp.spanish import load_spanish_referee  # it builds on this module
+
+        return load_spanish_referee()
+    raise ValueError(f"Stories! has no term rules in {language!r}: the languages are {', '.join(LANGUAGES)}.")

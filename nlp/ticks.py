@@ -45,10 +45,11 @@ new tick if other words still say it), while one that only leaves its edges unde
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
 from nlp.referee import TermReferee, clauses
@@ -63,6 +64,14 @@ PAUSE = 0.2  # seconds of silence between two words that end any compound (see t
 # a word ending in one of these closes a clause or a sentence (a recognizer that punctuates: "barn.")
 _CLOSING = tuple(".,;:!?…)]}\"”")
 _OPENING = tuple("([{\"“")
+
+
+def separated(before: HeardWord, after: HeardWord) -> bool:
+    """Whether punctuation or a pause of more than PAUSE seconds separates two words heard one
+    after the other: a compound is never read across it."""
+    if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
+        return True
+    return before.end is not None and after.start is not None and after.start - before.end > PAUSE
 # "yesterday", "tonight": nouns, but they never start or end a compound ("his sled | yesterday")
 TEMPORAL = LIKE_TOMORROW | {"tomorrow"}
 # words tagged as prepositions that may start a clause ("after the fire truck left"): the noun
@@ -186,7 +195,65 @@ class _Tick:
     event: TickEvent
 
 
-class TickTracker:
+class _Closable(Protocol):
+    final: bool
+
+
+class _Ticked(Protocol):
+    @property
+    def event(self) -> TickEvent: ...
+
+
+class StoryTracker(ABC):
+    """What the trackers of every language share: typed text clause by clause, the end of the
+    story, and each player's ticks. A language's tracker keeps its utterances (each `final` once
+    closed) in `_segments`, its ticks by term id in `_ticks`, and settles an utterance's ticks
+    after each change (`_settle`)."""
+
+    _terms: list[tuple[str, int, str]]  # (player, place in the player's list, term)
+    _players: list[str]
+    _segments: Sequence[_Closable]
+    _ticks: Mapping[int, _Ticked]
+
+    @abstractmethod
+    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
+        """The recognizer's current hypothesis of the current utterance (it replaces the previous
+        one); `final` closes the utterance, and the next update starts a new one."""
+
+    @abstractmethod
+    def _settle(self, index: int) -> list[TickEvent]:
+        """Ticks and unticks after the utterance at `index` changed."""
+
+    @abstractmethod
+    def _typed(self, clause: str) -> list[str]:
+        """The words of a typed clause."""
+
+    def say(self, text: str) -> list[TickEvent]:
+        """Typed story text: punctuation, hyphens and capitals allowed; each clause is final."""
+        events = self.finish()
+        for clause in clauses(text):
+            words = [HeardWord(word) for word in self._typed(clause)]
+            if words:
+                events += self.update(words, final=True)
+        return events
+
+    def finish(self) -> list[TickEvent]:
+        """The story ended: the open utterance, if any, is final."""
+        if not self._segments or self._segments[-1].final:
+            return []
+        self._segments[-1].final = True
+        return self._settle(len(self._segments) - 1)
+
+    def ticked(self) -> dict[str, list[TickEvent | None]]:
+        """For each player, in the order written: the tick of each term, or None."""
+        result: dict[str, list[TickEvent | None]] = {player: [] for player in self._players}
+        for tid, (player, _, _) in enumerate(self._terms):
+            tick = self._ticks.get(tid)
+            result[player].append(tick.event if tick else None)
+        return result
+
+
+class TickTracker(StoryTracker):
     """Follows the story and says when each player's terms are heard.
 
     `terms` maps each player to the terms they wrote (already checked with the referee).
@@ -237,30 +304,8 @@ class TickTracker:
         self._revise(self._segments[-1], heard, final)
         return self._settle(len(self._segments) - 1)
 
-    def say(self, text: str) -> list[TickEvent]:
-        """Typed story text: punctuation, hyphens and capitals allowed; each clause is final."""
-        events = self.finish()
-        for clause in clauses(text):
-            words = [HeardWord(word) for word in _TYPED_WORD.findall(clause)]
-            if words:
-                events += self.update(words, final=True)
-        return events
-
-    def finish(self) -> list[TickEvent]:
-        """The story ended: the open utterance, if any, is final."""
-        if not self._segments or self._segments[-1].final:
-            return []
-        self._segments[-1].final = True
-        return self._settle(len(self._segments) - 1)
-
-    # -- output ----------------------------------------------------------------------------
-    def ticked(self) -> dict[str, list[TickEvent | None]]:
-        """For each player, in the order written: the tick of each term, or None."""
-        result: dict[str, list[TickEvent | None]] = {player: [] for player in self._players}
-        for tid, (player, _, _) in enumerate(self._terms):
-            tick = self._ticks.get(tid)
-            result[player].append(tick.event if tick else None)
-        return result
+    def _typed(self, clause: str) -> list[str]:
+        return _TYPED_WORD.findall(clause)
 
     # -- matching --------------------------------------------------------------------------
     def _revise(self, seg: _Segment, heard: list[HeardWord], final: bool) -> None:
@@ -384,11 +429,8 @@ class TickTracker:
 
     @staticmethod
     def _closed(seg: _Segment, k: int) -> bool:
-        """Whether punctuation or a pause of more than PAUSE seconds separates words k-1 and k."""
-        before, after = seg.words[k - 1], seg.words[k]
-        if before.text.rstrip().endswith(_CLOSING) or after.text.lstrip().startswith(_OPENING):
-            return True
-        return before.end is not None and after.start is not None and after.start - before.end > PAUSE
+        """Whether words k-1 and k are `separated`."""
+        return separated(seg.words[k - 1], seg.words[k])
 
     def _starts_clause(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
         """Whether noun k, after noun k-1, is the subject of a new clause in unpunctuated speech

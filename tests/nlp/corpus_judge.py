@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from nlp import HeardWord, TermReferee, TickTracker
+from nlp import HeardWord, SpanishReferee, TermReferee, tracker_for
+from nlp.spanish import words_of
 
 CORPUS = Path(__file__).parent / "corpus"
 SECONDS_PER_WORD = 0.3
@@ -41,25 +42,32 @@ def recognizer_utterances(text: str) -> list[list[str]]:
     return [words for sentence in sentences if (words := re.findall(r"[a-z']+", sentence.lower().replace("-", " ")))]
 
 
+def spanish_utterances(text: str) -> list[list[str]]:
+    """A typed Spanish story as a Spanish recognizer gives it: one utterance per sentence, no
+    punctuation, capitals and accents kept (Whisper writes "Juan", "canción")."""
+    return [words for sentence in re.split(r"[.!?;…]+", text) if (words := words_of(sentence))]
+
+
 def story_terms(story: dict[str, Any]) -> dict[str, list[str]]:
     """One player per term, so that every term is tracked on its own."""
     return {f"player {i}": [term] for i, term in enumerate(story["ticked"] + story["not_ticked"])}
 
 
-def tell_typed(referee: TermReferee, story: dict[str, Any]) -> set[str]:
-    tracker = TickTracker(referee, story_terms(story))
+def tell_typed(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
+    tracker = tracker_for(referee, story_terms(story))
     tracker.say(story["story"])
     tracker.finish()
     return {tick.term for ticks in tracker.ticked().values() for tick in ticks if tick}
 
 
-def tell_recognized(referee: TermReferee, story: dict[str, Any]) -> set[str]:
+def tell_recognized(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
     """Word by word, each utterance revised as it grows, then final; ticks are the events seen."""
-    tracker = TickTracker(referee, story_terms(story))
+    tracker = tracker_for(referee, story_terms(story))
     text = story.get("recognizer_text", story["story"])
     ticked: set[str] = set()
     clock = 0.0
-    for utterance in recognizer_utterances(text):
+    split = spanish_utterances if isinstance(referee, SpanishReferee) else recognizer_utterances
+    for utterance in split(text):
         heard = []
         for word in utterance:
             heard.append(HeardWord(word, clock, clock + SECONDS_PER_WORD))
@@ -74,7 +82,7 @@ def tell_recognized(referee: TermReferee, story: dict[str, Any]) -> set[str]:
     return final
 
 
-def story_mistakes(referee: TermReferee, story: dict[str, Any], mode: str) -> list[str]:
+def story_mistakes(referee: TermReferee | SpanishReferee, story: dict[str, Any], mode: str) -> list[str]:
     ticked = (tell_typed if mode == "typed" else tell_recognized)(referee, story)
     return [
         f"{mode}: {term!r} should tick in {story['story'][:60]!r}..." for term in story["ticked"] if term not in ticked
@@ -99,7 +107,7 @@ def recognizer_stories(split: str) -> list[dict[str, Any]]:
     ]
 
 
-def judge_stories(referee: TermReferee, stories: list[dict[str, Any]]) -> tuple[int, list[str]]:
+def judge_stories(referee: TermReferee | SpanishReferee, stories: list[dict[str, Any]]) -> tuple[int, list[str]]:
     """(number of judgements, mistakes) over stories, typed and recognized."""
     total, mistakes = 0, []
     for story in stories:
