@@ -33,6 +33,8 @@ class HostCommand:
     #: in help, a command of the moment: while a story is told, or while secrets are entered or
     #: kept by a player without a phone
     current: Current | None = None
+    #: answered by a listener of the game's adapter (host.adapters.listening), not the session
+    by_game: bool = False
 
     @property
     def name(self) -> str:
@@ -54,11 +56,12 @@ HOST_COMMANDS: tuple[HostCommand, ...] = (
     ),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
     HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
-    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling"),
-    HostCommand("time", "the time left in the story", per_game=True, current="telling",
+    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling",
+                by_game=True),
+    HostCommand("time", "the time left in the story", per_game=True, current="telling", by_game=True,
                 said=((("time left", "how much time"), "time", False),)),
     HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
-                per_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
+                per_game=True, by_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
     HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute", said=(
         (("slower", "speak slower"), "rate slower", False),
         (("faster", "speak faster"), "rate faster", False),
@@ -98,11 +101,17 @@ check(HOST_COMMANDS)
 
 
 def check_handled(handlers: Iterable[str]) -> None:
-    """ValueError unless the commands with a handler are those of the table, each once."""
-    handled, listed = set(handlers), set(check(HOST_COMMANDS))
+    """ValueError unless the commands with a handler of the session are those of the table that
+    no game's listener answers."""
+    handled, listed = set(handlers), {name for name, command in check(HOST_COMMANDS).items() if not command.by_game}
     if handled != listed:
         raise ValueError(f"Host commands without a handler: {sorted(listed - handled)}; "
                          f"handlers without a command: {sorted(handled - listed)}.")
+
+
+def names() -> frozenset[str]:
+    """The names of the host commands."""
+    return frozenset(command.name for command in HOST_COMMANDS)
 
 
 def offered(game_commands: Iterable[str], phones: bool = True) -> list[HostCommand]:
