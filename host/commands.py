@@ -1,8 +1,9 @@
 """The host's own commands (help, repeat, score, undo, ...), in one table: what each is called,
 typed and said, its help, and when it is offered. Help, hints, the typed aliases and the spoken
 phrases (`host.voice.phrases`) are read from it; the session binds each to its handler
-(`host.session.session.handles`), and the two are checked against each other when the session
-is imported; each game's adapter is checked against it when registered (`check_game`).
+(`host.session.handlers.handles`), but for those a game's listener answers (`by_game`: 'say',
+'time', 'grid'), and the two are checked against each other when the handlers are imported;
+each game's adapter is checked against it when registered (`check_game`).
 """
 from __future__ import annotations
 
@@ -86,6 +87,8 @@ def check(commands: tuple[HostCommand, ...]) -> dict[str, HostCommand]:
             raise ValueError(f"Host command {command.name!r}: each needs a lowercase name of its own.")
         if not command.help:
             raise ValueError(f"Host command {command.name!r} needs its help.")
+        if command.by_game and not command.per_game:
+            raise ValueError(f"Host command {command.name!r}: a game's listener answers only a command a game offers.")
         by_name[command.name] = command
         forms = [*command.typed, *(way for ways, line, _ in command.said for way in ways)]
         for ways, line, _ in command.said:

@@ -68,7 +68,7 @@ def _secrets_to_read(session: Session) -> bool:
     phone has some to read back."""
     state = session.state
     return bool(state.secret_input() or state.secret_words() or any(
-        state.secrets(player) and not session.has_screen(player) for player in state.players))
+        state.secrets(player) and not session.replies.has_screen(player) for player in state.players))
 
 
 @handles("repeat")
@@ -105,10 +105,10 @@ def private(session: Session, rest: str) -> None:
     except IllegalAction as refusal:
         out.note(str(refusal))
         return
-    if session.has_screen(player):
+    if session.replies.has_screen(player):
         out.note(f"{player}: your secrets are on your phone.")
         return
-    secrets = [*state.secrets(player), *session.held.pop(player, [])]
+    secrets = [*state.secrets(player), *session.replies.held.pop(player, [])]
     lines = [f"Private for {player}:", *(f"  {line}" for line in secrets or ["You have no secret right now."])]
     reveal = getattr(session.source, "reveal", None)
     if reveal is not None:

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.base import Action, Event, GameState, GuessRefused, IllegalAction, SecretRefused, UnknownCommand
+from games.base import Action, Event, GameState, IllegalAction, UnknownCommand
 from host.adapters.base import adapter_for
 from host.adapters.listening import Announce, Ask, Attention, Listener, Play, Reply, Response
 from host.audio.speaker import EARCONS
 from host.commands import names
-from host.session import undo
+from host.session import microphone, undo
 from host.session.config import SessionConfig
 from host.session.events import (
     ClockWake, Heard, InputEnded, InputEvent, Joined, MicrophoneBack, MicrophoneGone, PhoneCommand, Refused, Typed,
 )
 from host.session.handlers import HANDLERS
-from host.session.inputs import LineSource, Listening
+from host.session.inputs import LineSource
 from host.session.output import NOTED, TextOutput
-from host.session.refusals import Refusals
+from host.session.replies import Replies
 from host.session.wording import hint, meant, move_noun, normalise
 from host.voice.control import Command, HostRequest
 
@@ -39,10 +39,8 @@ class Session:
         self.listeners, self.voice, self.private = config.listeners, config.voice, config.private
         self.preferences, self.without = config.preferences, config.without
         self.adapter = config.adapter or adapter_for(config.match.state.game)
-        self.refusals = Refusals()
+        self.replies = Replies(self.out, self.private, self.preferences)
         self.over_before = False  # resumed after its end: waiting for an undo to open it again
-        #: why a secret move typed at the shared screen was refused, kept for its player's 'private'
-        self.held: dict[str, list[str]] = {}
         #: the players told how to read their secrets back; the kinds of step whose typing was told
         self._read_back: set[str] = set()
         self._guided: set[str] = set()
@@ -71,15 +69,15 @@ class Session:
             self._guide()
         try:
             while self.over_before or not self.state.is_over():
-                self._follow_phase()
-                self.out.shared(self.refusals.told())
+                microphone.follow_phase(self)
+                self.out.shared(self.replies.refusals.told())
                 if self.private is not None:
                     self.private.refresh(self)
                 if not self._take(source.read(self._next_wake())):
                     return
             self._finish()
         finally:
-            self._follow_phase()
+            microphone.follow_phase(self)
             if self.private is not None:
                 self.private.refresh(self)
             source.secret(False)
@@ -89,20 +87,20 @@ class Session:
         """One input; False when the session is to stop."""
         match event:
             case InputEnded():
-                self.out.shared(self.refusals.told(all_now=True))
+                self.out.shared(self.replies.refusals.told(all_now=True))
                 self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
                 return False
             case ClockWake():
                 for listener in self.listeners:
-                    self._respond(listener.wake(self.state))
+                    self.respond(listener.wake(self.state))
             case Joined(player):
                 self.out.shared([f"{player} joined."])
             case Heard() as heard:
-                return self._heard(heard)
+                return microphone.hear(self, heard)
             case MicrophoneGone(reason):
-                self._microphone(reason)
+                microphone.lost_or_back(self, reason)
             case MicrophoneBack():
-                self._microphone(None)
+                microphone.lost_or_back(self, None)
             case Refused(message):
                 self.out.note(message)
             case PhoneCommand() as sent:
@@ -167,11 +165,11 @@ class Session:
         for listener in self.listeners:
             answer = listener.answer(self.state, request)
             if answer is not None:
-                self._respond(answer)
+                self.respond(answer)
                 return
         self.out.note(f"'{request.name}' is not a command of {self.adapter.spec.title}; 'help' lists them.")
 
-    def _respond(self, responses: Iterable[Response]) -> None:
+    def respond(self, responses: Iterable[Response]) -> None:
         """Carry out what a listener answered, one response at a time (each action played before
         the listener makes the next)."""
         for response in responses:
@@ -192,7 +190,7 @@ class Session:
                 case Ask(question) if self.voice is not None:
                     self.voice.ask(question)
 
-    def _perform_all(self, commands: list[Command]) -> bool:
+    def perform_all(self, commands: list[Command]) -> bool:
         """Each command in turn, until one stops the session; False if one did."""
         return all(self.perform(command) for command in commands)
 
@@ -203,16 +201,9 @@ class Session:
         turn = self.adapter.phone_turn(self.state, sent.seat)
         action = turn.action(sent.verb, sent.value)
         if action is None or self.adapter.actor(self.state, action) != sent.seat:
-            self._reply(f"Refused: that is not yours to do now. {turn.now}", sent.seat)
+            self.replies.reply(f"Refused: that is not yours to do now. {turn.now}", sent.seat)
             return
         self.play(action, to=sent.seat)
-
-    def _reply(self, line: str, to: str | None) -> None:
-        """A reply to one command: on the phone of `to`, who sent it, or else at the table."""
-        if to is None or self.private is None:
-            self.out.note(line)
-        else:
-            self.private.tell(to, [line])
 
     def play(self, action: Action, to: str | None = None, heard: bool = False) -> bool:
         """Apply one action: refused ones are explained; legal ones are saved, then announced.
@@ -223,66 +214,23 @@ class Session:
         try:
             events = self.match.apply(action)
         except IllegalAction as refusal:
-            self._refused(action, refusal, to)
+            self.replies.refused(self.state, action, refusal, to, move_noun(self.adapter.move_nouns, action.verb))
             return False
         self.store.append(self.game_id, len(self.match.log) - 1, action)
         if not self._telling():
             self.out.quiet = False  # the news of the action that ends a story ("Stop!") is spoken
-        told = self._tell_privately(events, to)
+        told = self.replies.tell_privately(events, to)
         if to is None and not heard and any(event.cue == "secret" for event in events):
             events = [event for event in events if event.cue != "secret"]
-            self._reply(NOTED, None)
+            self.replies.reply(NOTED, None)
         elif not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
-            self._reply(NOTED, to)
+            self.replies.reply(NOTED, to)
         self._announce(events, action)
-        self._follow_phase()
+        microphone.follow_phase(self)
         self._guide()
         return True
 
-    def _tell_privately(self, events: list[Event], to: str | None) -> bool:
-        """Each private event to its player's phone; whether one went to `to`'s, which sent the move."""
-        told = False
-        for event in events:
-            if event.to is not None and self.private is not None and self.private.has(event.to):
-                self.private.tell(event.to, [event.text])
-                told = told or event.to == to
-        return told
-
-    def _refused(self, action: Action, refusal: IllegalAction, to: str | None) -> None:
-        """A guess at a secret refused (a tick of a term not written), typed or said at the
-        table: answered "Noted.", as the same move is when legal, and its reason kept for its
-        player alone (their phone, or 'private NAME'). A secret move refused for a player with
-        a phone: the reason, with what they wrote, on their phone; the table hears only that
-        something was refused. Any other refusal goes to whoever sent the move (`to`: a phone)."""
-        player = action.player
-        screen = self.private if player is not None and self.has_screen(player) else None
-        if isinstance(refusal, GuessRefused) and to is None and player is not None:
-            if screen is not None:
-                screen.tell(player, [refusal.private])
-            else:
-                self.held.setdefault(player, []).append(refusal.private)
-            self._reply(NOTED, None)
-            return
-        if player is None or screen is None or not self.state.secret_input():
-            self._reply(self._reason(refusal) if to is None else f"Refused: {refusal}", to)
-            return
-        written = " ".join(action.args)
-        reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
-        screen.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
-        line = self.refusals.add(player, move_noun(self.adapter.move_nouns, action.verb))
-        if line is not None:
-            self.out.shared([line])
-
-    def _reason(self, refusal: IllegalAction) -> str:
-        """A refusal as the table reads it: in a few words when the host speaks briefly."""
-        brief = refusal.brief if isinstance(refusal, SecretRefused) else None
-        return brief if brief and self.preferences.verbosity == "brief" else str(refusal)
-
-    def has_screen(self, player: str) -> bool:
-        """Whether `player` has a screen of their own (a phone)."""
-        return self.private is not None and self.private.has(player)
-
-    def _attending(self) -> tuple[Listener, Attention] | None:
+    def attending(self) -> tuple[Listener, Attention] | None:
         """The listener that wants the microphone's free speech now, and for what."""
         for listener in self.listeners:
             attention = listener.attention(self.state)
@@ -291,7 +239,8 @@ class Session:
         return None
 
     def attention(self) -> Attention | None:
-        attending = self._attending()
+        """What the microphone's free speech is for now (a story told), None: spoken commands."""
+        attending = self.attending()
         return None if attending is None else attending[1]
 
     def _telling(self) -> bool:
@@ -319,7 +268,7 @@ class Session:
             return False
         if event.cue == "readback":
             player = action.player if action is not None else None
-            if player is None or self.has_screen(player) or player in self._read_back or not self._worded(event):
+            if player is None or self.replies.has_screen(player) or player in self._read_back or not self._worded(event):
                 return False
             self._read_back.add(player)
         return True
@@ -345,74 +294,9 @@ class Session:
             return event.brief
         return event.text
 
-    def _follow_phase(self) -> None:
-        """Start or stop what depends on the phase: the listeners' clocks, the microphone, hidden
-        typing. With voice control the microphone stays open all game: free speech for a story,
-        a card read aloud or a dictation, else the phrases allowed now; without it, only for a story."""
-        self.source.secret(self.state.secret_input())
-        hide_after = getattr(self.source, "hide_after", None)  # a source that shows what is typed
-        if hide_after is not None:
-            hide_after(self.state.secret_words())
-        attention = self.attention()
-        telling = attention is not None and attention.story
-        self.out.quiet = telling
-        for listener in self.listeners:
-            listener.follow(self.state)
-        context = attention.context if attention is not None and telling else None
-        if self.voice is None:
-            self.source.listen(Listening(None, story=True, context=context) if telling else None)
-            return
-        free = attention is not None and (telling or self.voice.question is None)  # a question goes before a reading
-        grammar = None if free or self.state.is_over() else self.voice.grammar(self.state)
-        self.source.listen(Listening(None if grammar is None else tuple(grammar), story=telling, context=context))
-
-    def _heard(self, heard: Heard) -> bool:
-        """Speech from the microphone: a story or a card read aloud (its listener hears it), or
-        spoken commands; False when they stop the session. What is said is public: each
-        finished utterance is printed as heard (a command as free recognition wrote it down,
-        which decides it, not the grammar's guess)."""
-        hypothesis = heard.hypothesis
-        said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
-        if hypothesis.final and said and not hypothesis.confirmed:
-            self.out.write(f"Heard: {said}")
-        attending = self._attending()
-        if attending is not None and attending[1].story or hypothesis.confirmed:  # a confirmation is the story's
-            return self._heard_story(heard)
-        if self.voice is None or not hypothesis.final:
-            return True
-        if attending is None or self.voice.question is not None:
-            commands = self.voice.hear(self.state, hypothesis)
-        elif self.voice.is_aside(self.state, hypothesis):  # "host, read card five"
-            commands = self.voice.aside(self.state, hypothesis)
-        else:
-            commands = []
-            self._respond(attending[0].hear(self.state, heard))
-        go_on = self._perform_all(commands)
-        self._follow_phase()
-        return go_on
-
-    def _heard_story(self, heard: Heard) -> bool:
-        """The story told: the listeners hear it; a command needs the prefix word ("host, time left")."""
-        hypothesis = heard.hypothesis
-        if (self.voice is not None and hypothesis.final and not hypothesis.confirmed
-                and not self._perform_all(self.voice.aside(self.state, hypothesis))):
-            return False
-        for listener in self.listeners:
-            self._respond(listener.hear(self.state, heard))
-        return True
-
-    def _microphone(self, reason: str | None) -> None:
-        """The microphone was lost (`reason`) or is back (None): the listeners' clocks wait for it."""
-        said = [line for line in [listener.microphone(reason is None) for listener in self.listeners] if line]
-        if reason is None:
-            self.out.shared([said[0] if said else "The microphone is back."])
-            return
-        self.out.quiet = False
-        self.out.shared([f"{reason} {said[0]}" if said else f"{reason} Commands can still be typed."])
-
     def _next_wake(self) -> float | None:
         """Seconds until a listener's clock or a count of refusals wants the session, None: never."""
-        wakes = [wake for wake in (*(listener.next_wake() for listener in self.listeners), self.refusals.due())
+        wakes = [wake for wake in (*(listener.next_wake() for listener in self.listeners), self.replies.refusals.due())
                  if wake is not None]
         return min(wakes) if wakes else None
 

@@ -64,7 +64,8 @@ class Table:
         game_id = store.create(game, game_settings)
         printed: list[str] = []
         match = Match(make(game, game_settings))
-        session = Session(SessionConfig(store=store, game_id=game_id, match=match, output=TextOutput(write=printed.append)))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=match,
+                                        output=TextOutput(write=printed.append)))
         session.source = ScriptSource(io.BytesIO(), echo=printed.append)
         return cls(store, session, printed)
 

@@ -60,13 +60,13 @@ class TurnTimer(BasicListener):
     is the clock read (a test's own, so that no test waits)."""
 
     now: Callable[[], float]
-    turn: tuple[int, str] | None = None
+    #: where the game stands (a move changes it), and whose turn it is
+    turn: tuple[str, str] | None = None
     deadline: float = 0.0
     warned: bool = field(default=False)
 
     def follow(self, state: GameState) -> None:
-        view = state.view(None)
-        turn = None if state.is_over() else (view["count"], state.waiting_for()[0])
+        turn = None if state.is_over() else (state.status(), state.waiting_for()[0])
         if turn != self.turn:
             self.turn, self.deadline, self.warned = turn, self.now() + TURN_SECONDS, False
 
@@ -129,7 +129,8 @@ def test_the_toy_game_plays_through_the_real_session(toy_game: None, tmp_path: P
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("toy", settings)
-        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)), output=TextOutput(write=printed.append)))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)),
+                                        output=TextOutput(write=printed.append)))
         script = b"help\nadd Bo 1\nadd Ann 7\nadd Ann 2\nBo 1\n"
         session.run(ScriptSource(io.BytesIO(script), echo=printed.append))
         assert [str(action) for action in store.actions(game_id)] == ["add Ann 2", "add Bo 1"]
