@@ -32,7 +32,7 @@ class StoriesAdapter(BasicAdapter):
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck)]}
 
     move_nouns: Mapping[str, tuple[str, str]] = {"timeup": ("time up", "time up"), "erase": ("erasure", "erasure"),
-                  "side": ("choice of side", "choice of the {} side")}
+                                                 "side": ("choice of side", "choice of the {} side")}
     written: Mapping[str, str] = {"timeup": "time up"}
 
     def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:

@@ -35,6 +35,8 @@ class StorytellingAdapter(BasicAdapter):
     )
     commands = frozenset({"grid"})
     phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
+    move_nouns: Mapping[str, tuple[str, str]] = {"read": ("reading of a card", "reading of card {}"),
+                                                 "flip": ("flip", "flip of {}")}
     #: one of the grid's lines, on request (rows 1 to 4 and columns A to H: the race's grid
     #: is 2 rows of 8)
     host_phrases: tuple[HostPhrase, ...] = (
@@ -51,8 +53,6 @@ class StorytellingAdapter(BasicAdapter):
     def without(self, settings: Settings) -> frozenset[str]:
         """A card is chosen by reading it only when a person is the storyteller."""
         return frozenset() if settings.get("storyteller") == "human" else frozenset({"read"})
-
-    move_nouns: Mapping[str, tuple[str, str]] = {"read": ("reading of a card", "reading of card {}"), "flip": ("flip", "flip of {}")}
 
     def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:
         """'grid' answered; with speech and a person reading the cards, the card read aloud heard."""
