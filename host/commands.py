@@ -1,8 +1,9 @@
 """The host's own commands (help, repeat, score, undo, ...), in one table: what each is called,
 typed and said, its help, and when it is offered. Help, hints, the typed aliases and the spoken
 phrases (`host.voice.phrases`) are read from it; the session binds each to its handler
-(`host.session.session.handles`), and the two are checked against each other when the session
-is imported; each game's adapter is checked against it when registered (`check_game`).
+(`host.session.handlers.handles`), but for those a game's listener answers (`by_game`: 'say',
+'time', 'grid'), and the two are checked against each other when the handlers are imported;
+each game's adapter is checked against it when registered (`check_game`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ class HostCommand:
     #: in help, a command of the moment: while a story is told, or while secrets are entered or
     #: kept by a player without a phone
     current: Current | None = None
+    #: answered by a listener of the game's adapter (host.adapters.listening), not the session
+    by_game: bool = False
 
     @property
     def name(self) -> str:
@@ -54,11 +57,12 @@ HOST_COMMANDS: tuple[HostCommand, ...] = (
     ),
     HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
     HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
-    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling"),
-    HostCommand("time", "the time left in the story", per_game=True, current="telling",
+    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling",
+                by_game=True),
+    HostCommand("time", "the time left in the story", per_game=True, current="telling", by_game=True,
                 said=((("time left", "how much time"), "time", False),)),
     HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
-                per_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
+                per_game=True, by_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
     HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute", said=(
         (("slower", "speak slower"), "rate slower", False),
         (("faster", "speak faster"), "rate faster", False),
@@ -83,6 +87,8 @@ def check(commands: tuple[HostCommand, ...]) -> dict[str, HostCommand]:
             raise ValueError(f"Host command {command.name!r}: each needs a lowercase name of its own.")
         if not command.help:
             raise ValueError(f"Host command {command.name!r} needs its help.")
+        if command.by_game and not command.per_game:
+            raise ValueError(f"Host command {command.name!r}: a game's listener answers only a command a game offers.")
         by_name[command.name] = command
         forms = [*command.typed, *(way for ways, line, _ in command.said for way in ways)]
         for ways, line, _ in command.said:
@@ -98,11 +104,17 @@ check(HOST_COMMANDS)
 
 
 def check_handled(handlers: Iterable[str]) -> None:
-    """ValueError unless the commands with a handler are those of the table, each once."""
-    handled, listed = set(handlers), set(check(HOST_COMMANDS))
+    """ValueError unless the commands with a handler of the session are those of the table that
+    no game's listener answers."""
+    handled, listed = set(handlers), {name for name, command in check(HOST_COMMANDS).items() if not command.by_game}
     if handled != listed:
         raise ValueError(f"Host commands without a handler: {sorted(listed - handled)}; "
                          f"handlers without a command: {sorted(handled - listed)}.")
+
+
+def names() -> frozenset[str]:
+    """The names of the host commands."""
+    return frozenset(command.name for command in HOST_COMMANDS)
 
 
 def offered(game_commands: Iterable[str], phones: bool = True) -> list[HostCommand]:

@@ -5,6 +5,7 @@ the host commands' table, speech, storage, audio), and in host/speech only the r
 recognizers (no import loop)."""
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -52,3 +53,50 @@ def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, forbi
     assert checked.returncode != 0
     broken = [line for line in checked.stdout.splitlines() if line.endswith(" BROKEN")]
     assert any(contract in line for line in broken), checked.stdout
+
+
+def _named_verbs(source: str, verbs: set[str]) -> set[str]:
+    """The verbs that a string of the code (not a docstring) is, or starts: `Action("timeup")`,
+    `verb == "tick"`, `"read {}"`."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    named = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            first = node.value.split(" ", 1)[0]
+            if first in verbs:
+                named.add(first)
+    return named
+
+
+def _game_verbs() -> set[str]:
+    """Every verb of every registered game, in each of its modes (Dixit told in words)."""
+    from games.registry import registered
+
+    verbs: set[str] = set()
+    for spec in registered().values():
+        for value in vars(sys.modules[spec.make.__module__]).values():
+            if isinstance(value, type) and isinstance(getattr(value, "verbs", None), dict):
+                verbs |= set(value.verbs)
+    return verbs
+
+
+#: words of English the session reads in any answer that a game also has as a verb: the fillers
+#: of a natural answer ("I pick the quirky side", host.session.wording.FILLER)
+ENGLISH = {"pick"}
+
+
+def test_the_session_names_no_game_verb() -> None:
+    """The session knows no game: what a game hears, times and names is its adapter's."""
+    verbs = _game_verbs() - ENGLISH
+    assert {"tick", "timeup", "read", "flip", "vote"} <= verbs
+    for path in sorted((ROOT / "host" / "session").glob("*.py")):
+        named = _named_verbs(path.read_text(encoding="utf-8"), verbs)
+        assert not named, f"{path.relative_to(ROOT)} names the games' verbs {sorted(named)}"
+
+
+def test_a_verb_named_in_the_session_is_found() -> None:
+    assert _named_verbs('"""tick: a docstring is prose."""\nAction("timeup")\nif verb == "tick": pass\n',
+                        {"tick", "timeup"}) == {"timeup", "tick"}

@@ -18,8 +18,7 @@ from typing import Any, Protocol
 
 from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules, join_names
 from games.registry import registered
-from host.adapters.card_reading import CardReading
-from host.adapters.narration import NarrationListener
+from host.adapters.listening import Hearing, Listener
 from host.adapters.views import PhoneTurn, TableView
 from host.commands import HostPhrase, check_game
 from host.voice.phrases import Names, Phrase
@@ -54,6 +53,12 @@ class GameAdapter(Protocol):
     host_phrases: tuple[HostPhrase, ...]
     #: the verbs a phone may send (which of them a player may send now: `phone_turn`)
     phone_verbs: frozenset[str]
+    #: a move's name where its verb is not one ("Bo's vote" needs none), by verb: alone, and
+    #: with its one argument when that may be said ("flip of {}")
+    move_nouns: Mapping[str, tuple[str, str]]
+    #: a move as the rules pages write it and players may type it, where that is not its verb
+    #: ("time up" for timeup)
+    written: Mapping[str, str]
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         """The settings a new game takes beyond the spec's options: its whole deck, read from
@@ -71,18 +76,9 @@ class GameAdapter(Protocol):
     def without(self, settings: Settings) -> frozenset[str]:
         """Commands of the game not offered in help, hints or phrases with these settings."""
 
-    def clock_seconds(self, settings: Settings) -> int | None:
-        """How long a story runs on the wall clock, or None when nothing is timed."""
-
-    def listener(self) -> NarrationListener | None:
-        """What hears a story told and ticks it, or None."""
-
-    def card_reading(self, settings: Settings) -> CardReading | None:
-        """What recognises a card read aloud by a person, or None."""
-
-    def grid(self, state: GameState, which: str = "") -> str | None:
-        """What 'grid' answers: the grid's shape and the tiles face up now, or those of one row
-        or column (`which`: "row 2", "column B"); None for a game without a grid."""
+    def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:
+        """What listens, times or answers for this game in a session that can hear and time as
+        `hearing` says (a story's referee and clock, a card read aloud, the grid on request)."""
 
     def typing_guide(self, state: GameState) -> tuple[str, str] | None:
         """What to type now, for a table where nothing listens: (the kind of step, a sentence
@@ -130,6 +126,8 @@ class BasicAdapter:
     commands: frozenset[str] = frozenset()
     host_phrases: tuple[HostPhrase, ...] = ()
     phone_verbs: frozenset[str] = frozenset()
+    move_nouns: Mapping[str, tuple[str, str]] = {}
+    written: Mapping[str, str] = {}
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -151,17 +149,8 @@ class BasicAdapter:
     def without(self, settings: Settings) -> frozenset[str]:
         return frozenset()
 
-    def clock_seconds(self, settings: Settings) -> int | None:
-        return None
-
-    def listener(self) -> NarrationListener | None:
-        return None
-
-    def card_reading(self, settings: Settings) -> CardReading | None:
-        return None
-
-    def grid(self, state: GameState, which: str = "") -> str | None:
-        return None
+    def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:
+        return ()
 
     def typing_guide(self, state: GameState) -> tuple[str, str] | None:
         return None

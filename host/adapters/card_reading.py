@@ -10,10 +10,14 @@ card; on "no" it listens to the reading afresh.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, already_set, view_of
 from games.storytelling import Phase, StorytellingView
+from host.adapters.listening import Announce, Ask, Attention, BasicListener, Response
+from host.speech.hearing import Heard
+from host.voice.control import Question
 from nlp.cards import CardIdentifier, words
 
 
@@ -28,7 +32,9 @@ class Recognised:
 
 
 @dataclass
-class CardReading:
+class CardReading(BasicListener):
+    """Listens to the card read aloud at the start of each turn, until it knows which it is."""
+
     texts: dict[int, str]
     identifier: CardIdentifier = field(init=False)
     heard: list[str] = field(default_factory=list)
@@ -51,7 +57,25 @@ class CardReading:
         self.heard, self.held = [], pictures
         return f"Storyteller, please read card {_card_number(state)} aloud."
 
-    def hear(self, state: GameState, text: str) -> Recognised:
+    def attention(self, state: GameState) -> Attention | None:
+        return Attention(story=False) if self.waiting(state) else None
+
+    def hear(self, state: GameState, heard: Heard) -> Iterator[Response]:
+        """One more utterance of the reading: the card once sure, or a question about it."""
+        if not heard.hypothesis.final or heard.hypothesis.confirmed or not self.waiting(state):
+            return
+        recognised = self.recognise(state, heard.hypothesis.text)
+        if recognised.guess is not None:  # the whole card was heard, and the host is not sure
+            yield Ask(Question(f"Was that card {recognised.guess}", _read(recognised.guess), plain=True))
+        elif recognised.number == recognised.expected:
+            yield Announce(tuple(self.confirm(state)))
+        elif recognised.number is not None:
+            yield Ask(Question(
+                f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
+                f"Play card {recognised.number}", _read(recognised.number), plain=True,
+            ))
+
+    def recognise(self, state: GameState, text: str) -> Recognised:
         expected = _card_number(state)
         if text:
             self.heard.append(text)
@@ -91,3 +115,8 @@ class CardReading:
 def _card_number(state: GameState) -> int:
     """The number of the card of the turn being played."""
     return already_set(view_of(state, None, StorytellingView).card, "the card").number
+
+
+def _read(number: int) -> Action:
+    """The storyteller read card `number` (their pile differs from the host's when it is not the one on top)."""
+    return Action("read", None, (str(number),))

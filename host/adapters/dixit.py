@@ -32,6 +32,8 @@ MOST_SHOWN = MAX_PLAYERS
 class DixitAdapter(BasicAdapter):
     commands = frozenset({"private"})
     phone_verbs = frozenset({"storyteller", "clue", "shown", "vote", "card", "owner", "pick", "aloud", "give", "take"})
+    move_nouns: Mapping[str, tuple[str, str]] = {"shown": ("cards shown", "cards shown"),
+                                                 "storyteller": ("turn as storyteller", "turn as storyteller")}
     #: a card told in words read again by voice ("read card two"); not offered with the physical cards
     host_phrases: tuple[HostPhrase, ...] = (
         *(((f"read card {number_words(number)}", f"card {number_words(number)} again"), f"read card {number}", False)

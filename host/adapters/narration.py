@@ -13,17 +13,25 @@ after that one is taken back), so Stop! falls where it was earned.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, Optional
 
 from dataclasses import replace
 
 from games.base import Action, GameState, view_of
 from games.stories import TERMS_PER_PLAYER, Phase, StoriesView
+from host.adapters.listening import Attention, BasicListener, Play, Reply, Response
+from host.speech.hearing import Heard
+from host.voice.control import HostRequest
 from nlp import HeardWord, ReconcilingTracker, TermReferee, TickEvent
 
+#: a tick or untick the referee heard, and when in the story its words ended
+Timed = tuple[Action, Optional[float]]
 
-class NarrationListener:
+
+class NarrationListener(BasicListener):
+    """Hears the story told (and the stories typed with 'say') and ticks the terms."""
+
     def __init__(self, referee: TermReferee, **tracker_options: Any) -> None:
         self.referee = referee
         self.tracker_options = tracker_options
@@ -33,6 +41,45 @@ class NarrationListener:
     def listening(self, state: GameState) -> bool:
         view = state.view(None)
         return isinstance(view, StoriesView) and view.phase == Phase.NARRATION
+
+    def attention(self, state: GameState) -> Attention | None:
+        if not self.listening(state):
+            return None
+        return Attention(story=True, context=self.context(state), hint="To tell the story, type: say {}")
+
+    def hear(self, state: GameState, heard: Heard) -> Iterator[Response]:
+        """Ticks and unticks heard, each printed with its time in the story (an untick of a
+        confirmation as a correction), until Stop!; then the ticks of words said after the word
+        that called it are taken back."""
+        hypothesis = heard.hypothesis
+        telling = self.listening(state)
+        actions = self.heard(state, hypothesis.words, hypothesis.final, hypothesis.confirmed)
+        yield from self._plays(state, actions, telling, correcting=hypothesis.confirmed)
+        if telling and not self.listening(state):  # Stop!: what was said after its word does not count
+            yield from self._plays(state, self.after_stop(state), telling=False, correcting=True)
+
+    def _plays(self, state: GameState, actions: list[Timed], telling: bool, correcting: bool) -> Iterator[Play]:
+        for action, at in actions:
+            if telling and not self.listening(state):  # Stop! was called
+                break
+            correction = "Correction: " if correcting and action.verb == "untick" else ""
+            stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
+            yield Play(action, stamp=stamp, cue="tick" if action.verb == "tick" else None)
+
+    def answer(self, state: GameState, request: HostRequest) -> Iterator[Response] | None:
+        """'say' and the words the storyteller said: typed narration ticks the terms too."""
+        return self._typed(state, request.rest) if request.name == "say" else None
+
+    def _typed(self, state: GameState, text: str) -> Iterator[Response]:
+        if not self.listening(state):
+            yield Reply(f"Nobody is telling a story now. {state.status()}")
+        elif not text:
+            yield Reply("Type what the storyteller said after 'say'.")
+        else:
+            for action in self.hear_text(state, text):
+                if not self.listening(state):  # Stop! was called
+                    break
+                yield Play(action)
 
     def context(self, state: GameState) -> str | None:
         """What the story continues: the card's sentence, which the storyteller reads first."""
@@ -54,9 +101,9 @@ class NarrationListener:
         """Typed narration (a whole sentence or more)."""
         return [action for action, _ in self._actions(state, self._tracker_for(state).say(text))]
 
-    def hear(
+    def heard(
         self, state: GameState, words: Sequence[HeardWord], final: bool, confirmed: bool = False
-    ) -> list[tuple[Action, float | None]]:
+    ) -> list[Timed]:
         """The recognizer's current hypothesis of the current utterance, or its confirmation of a
         finished one: actions, each with the time in the audio of the words that justify it. A
         player interrupting with "question" and their name (in a final hypothesis) asks a
@@ -69,7 +116,7 @@ class NarrationListener:
         actions = self._actions(state, tracker.update(words, final))
         return actions + (self._questions(state, words) if final else [])
 
-    def after_stop(self, state: GameState) -> list[tuple[Action, float | None]]:
+    def after_stop(self, state: GameState) -> list[Timed]:
         """Once Stop! was called: the ticks of words said after the word that called it, taken
         back (a confirmation that completed a fifth term came after them)."""
         stop = self._stop(state)
@@ -79,7 +126,7 @@ class NarrationListener:
                   if tick is not None and tick.time is not None and tick.time > stop]
         return self._actions(state, events)
 
-    def _late(self, state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:
+    def _late(self, state: GameState, words: Sequence[HeardWord]) -> list[Timed]:
         """A confirmation after the story ended (in review): its changes up to the end."""
         if view_of(state, None, StoriesView).phase != Phase.REVIEW or self._tracker is None:
             return []
@@ -98,7 +145,7 @@ class NarrationListener:
         return min(ends, default=None)
 
     @staticmethod
-    def _questions(state: GameState, words: Sequence[HeardWord]) -> list[tuple[Action, float | None]]:
+    def _questions(state: GameState, words: Sequence[HeardWord]) -> list[Timed]:
         names = {player.casefold(): player for player in state.players}
         return [
             (Action("question", names[name.text.casefold()]), name.end)
@@ -106,7 +153,7 @@ class NarrationListener:
             if word.text.casefold() == "question" and name.text.casefold() in names
         ]
 
-    def _actions(self, state: GameState, events: list[TickEvent]) -> list[tuple[Action, float | None]]:
+    def _actions(self, state: GameState, events: list[TickEvent]) -> list[Timed]:
         """What changes: each term's last event in the batch, against what the game has (a term
         the table ticked by hand, or before a resume, stays). A revision that moves a term's
         evidence (untick then tick) changes nothing. Unticks come first: a revision that

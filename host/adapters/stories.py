@@ -4,7 +4,7 @@ own, each player's turn on their phone and the table page (never a term before t
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -14,7 +14,9 @@ from games.base import Action, GameState, Settings, already_set, join_names, plu
 from games.stories import SIDES, SPEC, TERMS_PER_PLAYER, Phase, StoriesView
 from games.stories_scoring import QUESTION_COSTS
 from host.adapters.base import BasicAdapter, GameAdapter, referee, waiting
+from host.adapters.listening import Hearing, Listener
 from host.adapters.narration import NarrationListener
+from host.adapters.story_clock import StoryClock
 from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableView
 from host.storage import decks
 from host.voice.phrases import SLOT, Names, Phrase, each
@@ -30,11 +32,16 @@ class StoriesAdapter(BasicAdapter):
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck)]}
 
-    def clock_seconds(self, settings: Settings) -> int | None:
-        return int(settings["timer_seconds"])
+    move_nouns: Mapping[str, tuple[str, str]] = {"timeup": ("time up", "time up"), "erase": ("erasure", "erasure"),
+                                                 "side": ("choice of side", "choice of the {} side")}
+    written: Mapping[str, str] = {"timeup": "time up"}
 
-    def listener(self) -> NarrationListener:
-        return NarrationListener(referee())
+    def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:
+        """The referee's ears (a story heard, or typed with 'say') and the sand timer, which runs
+        on the wall clock only where someone plays live (a script says 'time up')."""
+        narration = NarrationListener(referee())
+        seconds = int(settings["timer_seconds"]) if hearing.wall_clock else None
+        return narration, StoryClock(narration.listening, Action("timeup"), seconds)
 
     def actor(self, state: GameState, action: Action) -> str | None:
         """A move without a player (start, time up, confirm) is the storyteller's."""

@@ -4,8 +4,8 @@ the phrases of its moves, the active player's moves on their phone and the table
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from dataclasses import asdict
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import string
@@ -16,9 +16,11 @@ from games.grid import grid_shape
 from games.storytelling import BLOWS, SPEC, Phase, StorytellingView
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
+from host.adapters.listening import BasicListener, Hearing, Listener, Reply, Response
 from host.adapters.views import Ask, Button, Grid, Meter, PhoneTurn, TableView, Tile
 from host.storage import decks
 from host.commands import HostPhrase
+from host.voice.control import HostRequest
 from host.voice.phrases import Names, Phrase, each
 from nlp.commands import number_words
 
@@ -34,6 +36,8 @@ class StorytellingAdapter(BasicAdapter):
     )
     commands = frozenset({"grid"})
     phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
+    move_nouns: Mapping[str, tuple[str, str]] = {"read": ("reading of a card", "reading of card {}"),
+                                                 "flip": ("flip", "flip of {}")}
     #: one of the grid's lines, on request (rows 1 to 4 and columns A to H: the race's grid
     #: is 2 rows of 8)
     host_phrases: tuple[HostPhrase, ...] = (
@@ -51,10 +55,12 @@ class StorytellingAdapter(BasicAdapter):
         """A card is chosen by reading it only when a person is the storyteller."""
         return frozenset() if settings.get("storyteller") == "human" else frozenset({"read"})
 
-    def card_reading(self, settings: Settings) -> CardReading | None:
-        if settings.get("storyteller") != "human":
-            return None
-        return CardReading({card["number"]: card["text"] for card in settings["tale"]["cards"]})
+    def listeners(self, settings: Settings, hearing: Hearing) -> tuple[Listener, ...]:
+        """'grid' answered; with speech and a person reading the cards, the card read aloud heard."""
+        grid = GridAnswer(self.grid)
+        if not hearing.speech or settings.get("storyteller") != "human":
+            return (grid,)
+        return grid, CardReading({card["number"]: card["text"] for card in settings["tale"]["cards"]})
 
     def grid(self, state: GameState, which: str = "") -> str:
         """The grid's shape and the tiles face up; or one row or column, place by place:
@@ -178,6 +184,16 @@ class StorytellingAdapter(BasicAdapter):
         elif action.verb == "read":
             number = action.args[0]
             yield from each((f"read card {number_words(int(number))}",), f"read {number}", confirm=True)
+
+
+@dataclass
+class GridAnswer(BasicListener):
+    """Answers 'grid' (and 'grid row 2', 'grid column B')."""
+
+    grid: Callable[[GameState, str], str]
+
+    def answer(self, state: GameState, request: HostRequest) -> Iterator[Response] | None:
+        return iter((Reply(self.grid(state, request.rest)),)) if request.name == "grid" else None
 
 
 def _tiles(view: StorytellingView) -> tuple[list[str], int]:

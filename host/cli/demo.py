@@ -18,6 +18,7 @@ from pathlib import Path
 from games.base import Match
 from host.audio.sources import FileSource
 from host.adapters.base import adapter_for
+from host.adapters.listening import Hearing
 from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
 from host.session.events import InputEvent, Typed
@@ -114,8 +115,9 @@ def main(argv: list[str]) -> int:
                 data.joinpath("demo.script").open("rb") as lines:
             game_id = store.create(GAME, settings)
             match = Match(make(GAME, settings))
-            session = Session(SessionConfig(store, game_id, match, TextOutput(speaker=voice),
-                                            listener=adapter_for(GAME).listener()))
+            listeners = adapter_for(GAME).listeners(settings, Hearing())  # the script says when time is up
+            session = Session(SessionConfig(store=store, game_id=game_id, match=match, output=TextOutput(speaker=voice),
+                                            listeners=listeners))
             session.end_note = (
                 "That was one story; with four players a whole game has eight. Start your own with: "
                 "storyhost play stories --players NAME NAME NAME"

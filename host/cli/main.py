@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
 from games.registry import rules_text
 from host.adapters.base import adapter_for
+from host.adapters.listening import Hearing
 from host.audio.sources import MicGate, MicrophoneSource
 from host.cli.usage import UsageError
 from host.cli.catalog import add_play_options, games, make, new_settings
@@ -30,7 +31,7 @@ from host.speech import registry as recognizers
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.session.screen import visible
-from host.session.session import Session, SessionConfig, StoryClock, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
@@ -228,8 +229,6 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
          inputs: tuple[LineSource, bool] | Speech, listening: Served | None) -> None:
     adapter = adapter_for(saved.game)
-    timer = adapter.clock_seconds(saved.settings)
-    listener = adapter.listener()
     without = adapter.without(saved.settings)
     if not isinstance(inputs, Speech):
         source, wall_clock = inputs
@@ -238,14 +237,22 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
             print(trouble, file=sys.stderr)
         output = TextOutput()
         companion = _start_companion(store, saved, listening, output) if listening else None
+        listeners = adapter.listeners(saved.settings, Hearing(wall_clock=wall_clock))
         try:
-            Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer if wall_clock else None),
-                                  listener, without=without, private=companion, adapter=adapter)
+            Session(SessionConfig(store=store, game_id=saved.id, match=match, output=output, preferences=preferences,
+                                  listeners=listeners, without=without, private=companion, adapter=adapter)
                     ).run(companion.attach(source) if companion else source)
         finally:
             if companion is not None:
                 companion.close()
         return
+    _run_speech(store, saved, match, options, inputs, listening)
+
+
+def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
+                inputs: Speech, listening: Served | None) -> None:
+    adapter = adapter_for(saved.game)
+    without = adapter.without(saved.settings)
     speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     companion = None
@@ -260,9 +267,10 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
         if listening is not None:
             companion = _start_companion(store, saved, listening, output)
             companion.attach(source)
-        reading = adapter.card_reading(saved.settings)
-        Session(SessionConfig(store, saved.id, match, output, preferences, StoryClock(timer), listener, voice, reading,
-                              without, companion, adapter)).run(source)
+        listeners = adapter.listeners(saved.settings, Hearing(speech=True, wall_clock=True))
+        Session(SessionConfig(store=store, game_id=saved.id, match=match, output=output, preferences=preferences,
+                              listeners=listeners, voice=voice, without=without, private=companion, adapter=adapter)
+                ).run(source)
     finally:
         if companion is not None:
             companion.close()

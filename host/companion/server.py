@@ -219,7 +219,7 @@ class Companion:
 
     def refresh(self, session: Session) -> None:
         state = session.state
-        left = session.clock.left()
+        left = session.time_left()
         left = None if left is None else round(left)
         payloads = {TABLE: {**table_screen(state, left), "announcements": self._announcements}}
         for player in state.players:

@@ -171,7 +171,7 @@ class VoiceControl:
             if understood.sure:
                 return self._start_dictation(phrase)
             return self.ask(Question(spelled(phrase.words), dictation=phrase))
-        commands = self._command(state, phrase.line)
+        commands: list[Command] = [phrase.action] if phrase.action is not None else self._command(state, phrase.line)
         if commands and (phrase.confirm or not understood.sure):
             return self.ask(Question(spelled(phrase.words), commands[0]))
         return commands
@@ -235,8 +235,8 @@ class VoiceControl:
         return []
 
     def _command(self, state: GameState, line: str) -> list[Command]:
-        """The command a phrase's line stands for (the typed form of an action is its id); a
-        dictation the game cannot take is refused aloud, and nothing is done."""
+        """The command a host command's line or a dictated line stands for (the dictated words are
+        read once, here); a dictation the game cannot take is refused aloud, and nothing is done."""
         if line in self.host_lines:
             name, _, rest = line.partition(" ")
             return [HostRequest(name, rest)]

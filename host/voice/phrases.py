@@ -1,7 +1,7 @@
 """What the players can say now: spoken phrases for every legal action and host command.
 
-Each phrase stands for a typed command line, so voice and keyboard end in the same place (the
-session's `handle`). The phrases of a game's moves come from its adapter (`GameVoice`), those of the host's commands
+Each phrase of a move stands for its action, which the session plays as it is; a host
+command's phrase for its line, a dictation's for a line its free words complete. The phrases of a game's moves come from its adapter (`GameVoice`), those of the host's commands
 from their table (`host.commands`). Phrases
 are spelled the way the recognizer spells words (`nlp.commands.spoken`); a phrase with a letter
 can also be said with the spelling alphabet ("flip bravo three"). A phrase that needs free words after it (a Dixit clue, a Stories! term) is a dictation: the next
@@ -13,7 +13,7 @@ into phrases; a player says "Nina ticks a term" and then the term.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from games.base import Action, GameState
@@ -26,7 +26,8 @@ SLOT = "{}"
 
 @dataclass(frozen=True)
 class Phrase:
-    """A spoken phrase and the command line it stands for."""
+    """A spoken phrase and what it stands for: a move (`action`, set by `phrases`), or a line (a
+    host command's, or a dictation's)."""
 
     words: str
     line: str
@@ -34,6 +35,8 @@ class Phrase:
     confirm: bool = False
     #: the line has a SLOT for free words, heard in the next utterance (a clue, a term)
     dictation: str | None = None
+    #: the legal move the phrase says (None: a host command or a dictation)
+    action: Action | None = None
 
 
 YES = ("yes", "yes please", "correct", "right")
@@ -77,7 +80,7 @@ def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
         if state.verbs[choice.action.verb].secret:  # a card of a hand is never said
             continue
         for phrase in game.phrases(choice.action, names):
-            out.setdefault(phrase.words, phrase)
+            out.setdefault(phrase.words, phrase if phrase.dictation is not None else replace(phrase, action=choice.action))
     for words, line, confirm in _spoken(game):
         for said in words:
             out.setdefault(said, Phrase(said, line, confirm))

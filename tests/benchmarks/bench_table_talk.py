@@ -61,7 +61,7 @@ from host.adapters.base import adapter_for
 from host.audio.speaker import PrintSpeaker
 from host.cli.catalog import add_play_options, make, new_settings
 from host.session.inputs import ScriptSource
-from host.session.session import Session, SessionConfig, StoryClock, TextOutput
+from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.preferences import Preferences
 from host.storage.store import GameStore
 from host.voice.control import VoiceControl
@@ -79,9 +79,16 @@ with GameStore(Path(store_path)) as store:
     output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
     # with --speech a game has voice control: nothing is written out for typing then
     control = VoiceControl(Names({}), output.note, adapter, brief=lambda: verbosity == "brief") if voice else None
-    session = Session(SessionConfig(store, game, Match(make(options.game, settings)), output, Preferences(verbosity=verbosity),
-                                    StoryClock(None), adapter.listener(), control, without=adapter.without(settings),
-                                    adapter=adapter))
+    match, preferences, without = Match(make(options.game, settings)), Preferences(verbosity=verbosity), adapter.without(settings)
+    try:  # a checkout whose game adapters give the session its listeners
+        from host.adapters.listening import Hearing
+        config = SessionConfig(store=store, game_id=game, match=match, output=output, preferences=preferences,
+                               listeners=adapter.listeners(settings, Hearing()), voice=control, without=without, adapter=adapter)
+    except ImportError:  # an older one (--code): the story's referee and clock given one by one
+        from host.session.session import StoryClock
+        config = SessionConfig(store, game, match, output, preferences, StoryClock(None), adapter.listener(), control,
+                               without=without, adapter=adapter)
+    session = Session(config)
     session.run(ScriptSource(io.BytesIO(script.encode()), echo=lambda line: None))
 print(json.dumps(spoken if voice else printed))
 """

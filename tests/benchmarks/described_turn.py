@@ -72,8 +72,9 @@ def game_lines(verbosity: str) -> list[str]:
     with tempfile.TemporaryDirectory() as folder, GameStore(Path(folder) / "games.sqlite3") as store:
         game_id = store.create("dixit", settings)
         source = FirstMoves()
-        session = Session(SessionConfig(store, game_id, Match(make("dixit", settings)), TextOutput(write=printed.append),
-                                        Preferences(verbosity=verbosity)))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("dixit", settings)),
+                                        output=TextOutput(write=printed.append),
+                                        preferences=Preferences(verbosity=verbosity)))
         assert isinstance(session.state, DescribedDixit)
         source.session = session
         session.run(source)

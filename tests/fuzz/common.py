@@ -17,7 +17,9 @@ from host.cli.catalog import make
 from host.storage.decks import load_opening_cards, load_tale
 from host.session.inputs import ScriptSource
 from host.commands import HOST_COMMANDS
-from host.session.session import HANDLERS, Session, SessionConfig, TextOutput, normalise
+from host.commands import names
+from host.session.session import Session, SessionConfig, TextOutput
+from host.session.wording import normalise
 from host.storage.store import GameStore
 
 #: reproducible in CI: a fixed derandomized search, no example database, no time limit per case
@@ -62,7 +64,8 @@ class Table:
         game_id = store.create(game, game_settings)
         printed: list[str] = []
         match = Match(make(game, game_settings))
-        session = Session(SessionConfig(store, game_id, match, TextOutput(write=printed.append)))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=match,
+                                        output=TextOutput(write=printed.append)))
         session.source = ScriptSource(io.BytesIO(), echo=printed.append)
         return cls(store, session, printed)
 
@@ -80,9 +83,9 @@ class Table:
         return list(self.store.actions(self.session.game_id))
 
 
-def host_command(line: str) -> bool:
-    verb = normalise(line).partition(" ")[0].casefold()
-    return verb in HANDLERS
+def host_command(session: Session, line: str) -> bool:
+    verb = normalise(line, session.adapter.written).partition(" ")[0].casefold()
+    return verb in names()
 
 
 def one_line_or_taken(table: Table, line: str) -> None:
@@ -98,7 +101,7 @@ def one_line_or_taken(table: Table, line: str) -> None:
     if session.match.log != log:
         return
     assert session.state.view(None) == view and table.saved() == saved
-    if normalise(line) and not host_command(line):
+    if normalise(line, session.adapter.written) and not host_command(session, line):
         assert len(table.printed) == 1, f"a refusal is one line: {table.printed!r}"
         assert len(table.printed[0]) <= 400, f"a refusal is short: {len(table.printed[0])} characters"
 

@@ -34,8 +34,9 @@ def round_of(tmp_path: Path, heard: list[Heard | str]) -> tuple[list[str], list[
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
-        session = Session(SessionConfig(store, game, Match(make("stories", settings)), TextOutput(write=printed.append),
-                                        listener=NarrationListener(referee())))
+        session = Session(SessionConfig(store=store, game_id=game, match=Match(make("stories", settings)),
+                                        output=TextOutput(write=printed.append),
+                                        listeners=(NarrationListener(referee()),)))
         items: list[str | InputEvent] = [*SETUP, *heard]
         session.run(Scripted(items))
         return printed, [str(action) for action in store.actions(game)]

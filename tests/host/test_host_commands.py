@@ -14,9 +14,10 @@ from host.adapters import base as adapters
 from host.adapters.base import adapter_for
 from host.cli.catalog import make
 from host.commands import HostCommand, check, check_game, check_handled
-from host.session import session as sessions
+from host.session import handlers
 from host.session.inputs import ScriptSource
-from host.session.session import HANDLERS, Session, SessionConfig, TextOutput
+from host.session.handlers import HANDLERS
+from host.session.session import Session, SessionConfig, TextOutput
 from host.speech.recognizer import Hypothesis
 from host.storage.store import GameStore
 from host.voice.control import HostRequest, VoiceControl
@@ -44,7 +45,8 @@ def test_a_command_added_to_the_table_is_typed_listed_said_and_heard(echo: None,
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("toy", settings)
-        session = Session(SessionConfig(store, game_id, Match(make("toy", settings)), TextOutput(write=printed.append)))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)),
+                                        output=TextOutput(write=printed.append)))
         session.run(ScriptSource(io.BytesIO(b"help\nverbosity brief\nhelp\nverbosity normal\necho hello\nparrot hi\n")))
     assert "  echo TEXT: say TEXT back" in printed
     assert "Also: help, repeat, score, turn, undo, rate, verbosity, quit, echo." in printed
@@ -64,7 +66,7 @@ def test_every_command_has_one_handler_and_every_handler_a_command(echo: None) -
     with pytest.raises(ValueError, match=r"without a handler: \['echo'\]"):
         check_handled(HANDLERS)
     with pytest.raises(ValueError, match="Two handlers"):
-        sessions.handles("help")(_echo)
+        handlers.handles("help")(_echo)
 
 
 def test_the_table_is_checked() -> None:

@@ -186,8 +186,8 @@ def test_undo_asked_before_a_phone_moved_takes_nothing_back(tmp_path: Path) -> N
 
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("dixit", game)
-        session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), TextOutput(write=printed.append),
-                                        private=Phones()))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("dixit", game)),
+                                        output=TextOutput(write=printed.append), private=Phones()))
         session.run(Lines(["storyteller Ana", "clue Two", "shown", "vote Bo 4", "undo",
                            PhoneCommand("Cy", "vote", "2"), "yes"]))
         assert [str(action) for action in store.actions(game_id)][-2:] == ["vote Bo 4", "vote Cy 2"]
@@ -202,8 +202,8 @@ def test_consecutive_noted_answers_are_spoken_once(tmp_path: Path) -> None:
     with GameStore(tmp_path / "games.sqlite3") as store:
         game_id = store.create("stories", game)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        Session(SessionConfig(store, game_id, Match(make("stories", game)), output,
-                              listener=NarrationListener(referee()))).run(Lines(WRITING[:4]))
+        Session(SessionConfig(store=store, game_id=game_id, match=Match(make("stories", game)), output=output,
+                              listeners=(NarrationListener(referee()),))).run(Lines(WRITING[:4]))
     assert printed[-4:-1] == ["Noted.", "Noted.", "Noted."]  # printed for each term
     assert said.count("Noted.") == 1 and said[-2] == "Noted."  # said once in a row
 
@@ -216,7 +216,8 @@ def test_undo_said_and_confirmed_names_the_move_taken_back(tmp_path: Path) -> No
         game_id = store.create("storytelling", game)
         output = TextOutput(write=printed.append)
         voice = VoiceControl(Names({}), output.note, adapter_for("storytelling"))
-        Session(SessionConfig(store, game_id, Match(make("storytelling", game)), output, voice=voice)).run(
+        Session(SessionConfig(store=store, game_id=game_id, match=Match(make("storytelling", game)), output=output,
+                              voice=voice)).run(
             Lines(["flip A1", said("undo"), said("yes")]))
         assert store.actions(game_id) == []
     asked = printed.index("Did you say: undo? Say yes or no.")

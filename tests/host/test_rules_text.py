@@ -10,7 +10,7 @@ from games import dixit, stories, stories_scoring, storytelling
 from games.decks import TALE_KEYS
 from host.adapters.base import adapter_for
 from host.commands import offered
-from host.session.session import aliases, written_usage
+from host.session.wording import aliases, written_usage
 from tests.host.cli_helpers import run_storyhost
 
 ENGINES = {"stories": stories.StoriesState, "storytelling": storytelling.StorytellingState, "dixit": dixit.DixitState}
@@ -87,7 +87,8 @@ def test_every_command_of_the_game_is_explained_with_its_usage(rules_text, game)
     text = rules_text[game]
     modes = [ENGINES[game], *([dixit.DescribedDixit] if game == "dixit" else [])]  # Dixit told in words too
     for verb in (verb for engine in modes for verb in engine.verbs.values()):  # as help gives it: 'time up'
-        assert f"\n- {written_usage(verb)}: " in text, written_usage(verb)
+        usage = written_usage(verb, adapter_for(game).written)
+        assert f"\n- {usage}: " in text, usage
     for command in offered(adapter_for(game).commands):
         assert f"\n- {command.usage}: " in text, command.usage
 
@@ -95,7 +96,7 @@ def test_every_command_of_the_game_is_explained_with_its_usage(rules_text, game)
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_the_other_words_for_a_command_are_given(rules_text, game):
     commands = {command.name for command in offered(adapter_for(game).commands)} | set(ENGINES[game].verbs)
-    given = [alias for alias, command in aliases().items() if command in commands]
+    given = [alias for alias, command in aliases(adapter_for(game).written).items() if command in commands]
     assert "whose turn" in given and "status" in given
     assert ("time up" in given) == (game == "stories")
     for alias in given:

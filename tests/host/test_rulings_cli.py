@@ -67,8 +67,9 @@ def test_a_refusal_on_the_players_phone_shows_the_term(tmp_path):
             urllib.request.urlopen(urllib.request.Request(f"{base}/join", data=joining), timeout=10).close()
             output = TextOutput(write=lambda line: None, speaker=PrintSpeaker(spoken.append))
             output.also = companion.announce
-            session = Session(SessionConfig(store, game_id, Match(make("stories", game)), output,
-                                            listener=NarrationListener(referee()), private=companion))
+            session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("stories", game)),
+                                            output=output, listeners=(NarrationListener(referee()),),
+                                            private=companion))
             session.run(companion.attach(Lines([
                 "side Nina normal", PhoneCommand("Sabine", "term", "being"), PhoneCommand("Sabine", "term", "can"),
             ])))

@@ -63,8 +63,8 @@ def test_stop_and_the_terms_are_spoken_the_ticks_before_only_printed(tmp_path: P
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(SessionConfig(store, game, Match(make("stories", settings)), output,
-                                        listener=NarrationListener(referee())))
+        session = Session(SessionConfig(store=store, game_id=game, match=Match(make("stories", settings)),
+                                        output=output, listeners=(NarrationListener(referee()),)))
         session.run(Scripted([*SETUP, Heard(Hypothesis(words, True), words[-1].end)]))
     assert any(line.startswith("The timer runs 60 seconds") for line in said)  # the story's start
     ticks = [line for line in printed if "ticks a term" in line]
@@ -88,7 +88,8 @@ def test_heard_live_the_word_that_completes_a_fifth_term_ticks_for_everyone_befo
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=lambda line: None))
         match = Match(make("stories", settings))
-        session = Session(SessionConfig(store, game, match, output, listener=NarrationListener(referee())))
+        session = Session(SessionConfig(store=store, game_id=game, match=match, output=output,
+                                        listeners=(NarrationListener(referee()),)))
         session.run(Scripted([*setup, Heard(Hypothesis(words, True), words[-1].end)]))
         moves = [str(action) for action in store.actions(game)]
     assert "tick Sabine bag, Stephan bag" in moves and not any(m.startswith("tick") and "truck" in m for m in moves)
@@ -106,7 +107,8 @@ def test_quit_said_and_confirmed_ends_the_session_and_nothing_after_it_is_played
         game = store.create("dixit", settings)
         output = TextOutput(write=printed.append)
         voice = VoiceControl(Names({}), output.note, adapter_for("dixit"))
-        session = Session(SessionConfig(store, game, Match(make("dixit", settings)), output, voice=voice))
+        session = Session(SessionConfig(store=store, game_id=game, match=Match(make("dixit", settings)), output=output,
+                                        voice=voice))
         session.run(Scripted([said("quit"), said("yes"), "storyteller Ana"]))
         assert store.actions(game) == []
     assert printed[-1] == f"Game {game} is saved: 'storyhost resume {game}' continues it."
@@ -125,8 +127,9 @@ def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_say
         on_top = match.state.card_number
         other = next(number for number in texts if number != on_top)
         output = TextOutput(write=printed.append)
-        session = Session(SessionConfig(store, game, match, output, voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
-                                        card_reading=CardReading(texts)))
+        session = Session(SessionConfig(store=store, game_id=game, match=match, output=output,
+                                        voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
+                                        listeners=(CardReading(texts),)))
         session.run(Scripted([said(texts[other].lower()), said("yes")]))
         assert [str(action) for action in store.actions(game)] == [f"read {other}"]
     assert f"That was card {other}, not card {on_top} on top of the pile. Play card {other}? Say yes or no." in printed

@@ -172,8 +172,9 @@ def test_brief_is_what_is_spoken_too(tmp_path: Path) -> None:
     with GameStore(tmp_path / "games.sqlite3") as store:
         game = store.create("stories", settings)
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(write=said.append))
-        session = Session(SessionConfig(store, game, Match(make("stories", settings)), output,
-                                        Preferences(verbosity="brief"), listener=NarrationListener(referee())))
+        session = Session(SessionConfig(store=store, game_id=game, match=Match(make("stories", settings)),
+                                        output=output, preferences=Preferences(verbosity="brief"),
+                                        listeners=(NarrationListener(referee()),)))
         session.run(Scripted(["side Nina normal"]))
     assert printed[:5] == said[:5] == [
         "Story 1 of 6: Nina chooses.", "Normal: 'We were stuck in a traffic jam for five hours...'",

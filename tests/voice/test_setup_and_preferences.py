@@ -84,12 +84,12 @@ def test_a_human_storytellers_card_is_recognised_from_what_is_heard() -> None:
     assert reading.waiting(state)
     assert reading.begin(state, "Marc, find 2 pictures.") == "Storyteller, please read card 1 aloud."
     half = cards[1].split()
-    assert reading.hear(state, " ".join(half[: len(half) // 2])).number in (None, 1)
-    assert reading.hear(state, " ".join(half[len(half) // 2:])).number == 1
+    assert reading.recognise(state, " ".join(half[: len(half) // 2])).number in (None, 1)
+    assert reading.recognise(state, " ".join(half[len(half) // 2:])).number == 1
     assert reading.confirm(state) == ["Card 1.", "Marc, find 2 pictures."]
     assert not reading.waiting(state)
     other = CardReading(cards)
-    assert other.hear(state, cards[5]).number == 5 and other.hear(state, "").expected == 1
+    assert other.recognise(state, cards[5]).number == 5 and other.recognise(state, "").expected == 1
 
 
 def test_a_reading_heard_through_without_a_sure_card_is_asked_about() -> None:
@@ -101,8 +101,8 @@ def test_a_reading_heard_through_without_a_sure_card_is_asked_about() -> None:
     reading = CardReading(cards)
     reading.begin(state, "Marc, find 1 picture.")
     opening = " ".join(cards[4].split()[:3])  # "When the last", then words the recognizer made up
-    first = reading.hear(state, opening)
+    first = reading.recognise(state, opening)
     assert (first.number, first.guess) == (None, None)  # not yet as long as the card
-    through = reading.hear(state, " ".join(["the"] * len(cards[4].split())))
+    through = reading.recognise(state, " ".join(["the"] * len(cards[4].split())))
     assert (through.number, through.guess) == (None, 4)
     assert reading.heard == []  # after a "no" the reading is heard afresh

@@ -166,7 +166,8 @@ def play(store: GameStore, game: dict[str, Any], seed: int) -> tuple[Session, Ph
     spoken: list[str] = []
     output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
     output.also = companion.announce
-    session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), output, private=companion))
+    session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("dixit", game)), output=output,
+                                    private=companion))
     phones = Phones(session, companion, printed, spoken, seed)
     try:
         session.run(phones)
@@ -198,8 +199,8 @@ def test_a_picture_is_served_only_to_a_screen_that_shows_it(store: GameStore, tm
     try:
         with join(base, companion, "Ana") as page:
             link = page.url
-        session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), TextOutput(write=lambda line: None),
-                                        private=companion))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("dixit", game)),
+                                        output=TextOutput(write=lambda line: None), private=companion))
         state = session.state
         assert isinstance(state, DescribedDixit)
         companion.refresh(session)
@@ -239,8 +240,8 @@ def test_the_cards_read_aloud_are_not_cut_off_by_the_votes(store: GameStore) -> 
     cast while they are read is said after them; once they have been said, news cuts in again."""
     game = settings("dixit", "--players", "Ana", "Ben", "Cy", "Dee", "--seed", "5", "--deck", "described")
     speaker = Busy()
-    session = Session(SessionConfig(store, store.create("dixit", game), Match(make("dixit", game)),
-                                    TextOutput(write=lambda line: None, speaker=speaker)))
+    session = Session(SessionConfig(store=store, game_id=store.create("dixit", game), match=Match(make("dixit", game)),
+                                    output=TextOutput(write=lambda line: None, speaker=speaker)))
     state = session.state
     assert isinstance(state, DescribedDixit)
 
@@ -272,8 +273,8 @@ def test_a_card_asked_for_by_a_number_int_cannot_read_is_refused_in_words(store:
     with the cards' numbers instead of stopping."""
     game = settings("dixit", "--players", "Ana", "Ben", "Cy", "--seed", "5", "--deck", "described")
     printed: list[str] = []
-    session = Session(SessionConfig(store, store.create("dixit", game), Match(make("dixit", game)),
-                                    TextOutput(write=printed.append)))
+    session = Session(SessionConfig(store=store, game_id=store.create("dixit", game), match=Match(make("dixit", game)),
+                                    output=TextOutput(write=printed.append)))
     state = session.state
     assert isinstance(state, DescribedDixit)
     lines = ["storyteller Ana", f"pick {state.hands['Ana'][0]}", "clue Far away",

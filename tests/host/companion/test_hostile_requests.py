@@ -165,7 +165,8 @@ def test_a_phone_command_before_the_session_reads_is_kept(tmp_path: Path) -> Non
 
             asyncio.run(vote())
             printed: list[str] = []
-            Session(SessionConfig(store, game_id, match, TextOutput(write=printed.append), private=companion)
+            Session(SessionConfig(store=store, game_id=game_id, match=match, output=TextOutput(write=printed.append),
+                                  private=companion)
                     ).run(companion.attach(Lines([])))
         finally:
             companion.close()

@@ -166,8 +166,8 @@ def session(tmp_path: Path, game: str, players: list[str]) -> tuple[Session, Pho
     saved = settings(game, "--players", *players, "--seed", "1")
     printed: list[str] = []
     phones = Phones()
-    return Session(SessionConfig(store, store.create(game, saved), Match(make(game, saved)), TextOutput(write=printed.append),
-                                 private=phones)), phones, printed
+    return Session(SessionConfig(store=store, game_id=store.create(game, saved), match=Match(make(game, saved)),
+                                 output=TextOutput(write=printed.append), private=phones)), phones, printed
 
 
 def test_a_phone_vote_counts_for_its_sender_only(tmp_path: Path) -> None:

@@ -75,8 +75,8 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
         spoken: list[str] = []
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
         output.also = companion.announce
-        session = Session(SessionConfig(store, game_id, Match(make("stories", game)), output,
-                                        listener=NarrationListener(referee()), private=companion))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("stories", game)),
+                                        output=output, listeners=(NarrationListener(referee()),), private=companion))
         session.run(companion.attach(Lines([
             "side Nina normal",
             PhoneCommand("Sabine", "term", "the"),  # refused, from her phone
@@ -116,8 +116,9 @@ def test_a_player_named_table_never_gets_the_table_page(store: GameStore) -> Non
     companion = Companion(store, game_id, "Stories!", "stories", game["players"], Served(0, "127.0.0.1"))
     base = companion.start().rstrip("/")
     try:
-        session = Session(SessionConfig(store, game_id, Match(make("stories", game)), TextOutput(write=lambda line: None),
-                                        listener=NarrationListener(referee()), private=companion))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("stories", game)),
+                                        output=TextOutput(write=lambda line: None),
+                                        listeners=(NarrationListener(referee()),), private=companion))
         session.run(companion.attach(Lines(["side Nina normal", "term table walrus"])))
         with urllib.request.urlopen(f"{base}/table", timeout=10) as page:
             shown = page.read().decode()
@@ -207,7 +208,8 @@ def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) 
         printed: list[str] = []
         spoken: list[str] = []
         output = TextOutput(write=printed.append, speaker=PrintSpeaker(spoken.append))
-        session = Session(SessionConfig(store, game_id, Match(make("dixit", game)), output, private=companion))
+        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("dixit", game)), output=output,
+                                        private=companion))
         session.run(companion.attach(Lines(["link", "link Zed", "link bo", "help"])))
         assert printed[1:4] == ["Bo joined.", "Say whose phone link to renew: link NAME.", "There is no player called 'Zed'. Players: Ana, Bo, Cy."]
         code = " ".join(companion.seats.code)
@@ -227,6 +229,7 @@ def test_a_lost_link_is_renewed_at_the_laptop(store: GameStore, tmp_path: Path) 
 def test_link_without_phones_says_so(store: GameStore) -> None:
     game = settings("storytelling", "--players", "Marc", "Lea", "--seed", "3")
     printed: list[str] = []
-    Session(SessionConfig(store, store.create("storytelling", game), Match(make("storytelling", game)),
-                          TextOutput(write=printed.append))).run(Lines(["link Marc"]))
+    Session(SessionConfig(store=store, game_id=store.create("storytelling", game),
+                          match=Match(make("storytelling", game)),
+                          output=TextOutput(write=printed.append))).run(Lines(["link Marc"]))
     assert "There are no phones in this game: play it with --companion." in printed
