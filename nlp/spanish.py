@@ -212,13 +212,7 @@ class SpanishReferee(Referee):
     def classify(self, unit: Unit) -> WordRefusal | None:
         """Why a word (or multiword unit) written alone may not be a term, or None when it may."""
         if not unit.known:
-            alone = self.spelt(unit.surface) if " " not in unit.surface else ()
-            if len(alone) == 1 and alone[0].known:
-                return self.classify(Unit(unit.surface, alone[0].readings))
-            stem = unit.surface.lower().removesuffix("mente")
-            if stem != unit.surface.lower() and any(r.pos == "adj" for u in self.spelt(stem) for r in u.readings):
-                return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
-            return None  # a name, or a word the dictionary lacks: a noun
+            return self._unknown(unit)
         readings, lower = unit.readings, unit.surface.lower()
         chosen = readings[0]  # the tagger's reading of the word alone
         content = [r for r in readings if r.pos in CONTENT]
@@ -265,6 +259,18 @@ class SpanishReferee(Referee):
         if content:
             return None
         return WordRefusal("not_content_word", "{q} is not a noun, a verb or an adjective.")
+
+    def _unknown(self, unit: Unit) -> WordRefusal | None:
+        """A word the analyser does not know as written: classified as its one known spelling
+        (an accent left out), refused as an -mente adverb of a known adjective, else allowed (a
+        name, or a word the dictionary lacks: a noun)."""
+        alone = self.spelt(unit.surface) if " " not in unit.surface else ()
+        if len(alone) == 1 and alone[0].known:
+            return self.classify(Unit(unit.surface, alone[0].readings))
+        stem = unit.surface.lower().removesuffix("mente")
+        if stem != unit.surface.lower() and any(r.pos == "adj" for u in self.spelt(stem) for r in u.readings):
+            return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
+        return None
 
     def _word_class(self, term: str, units: tuple[Unit, ...]) -> Verdict | None:
         if len(units) == 1:

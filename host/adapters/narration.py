@@ -21,6 +21,7 @@ from dataclasses import replace
 from games.base import Action, GameState, view_of
 from games.stories import TERMS_PER_PLAYER, Phase, StoriesView
 from host.adapters.listening import Attention, BasicListener, Play, Reply, Response
+from host.adapters.stop import said_after, stop_word
 from host.speech.hearing import Heard
 from host.voice.control import HostRequest
 from nlp import HeardWord, ReconcilingTracker, TermReferee, TickEvent
@@ -123,7 +124,7 @@ class NarrationListener(BasicListener):
         if stop is None or self._tracker is None:
             return []
         events = [replace(tick, ticked=False) for ticks in self._tracker.ticked().values() for tick in ticks
-                  if tick is not None and tick.time is not None and tick.time > stop]
+                  if tick is not None and said_after(tick, stop)]
         return self._actions(state, events)
 
     def _late(self, state: GameState, words: Sequence[HeardWord]) -> list[Timed]:
@@ -136,13 +137,14 @@ class NarrationListener(BasicListener):
         return changes + self.after_stop(state)
 
     def _stop(self, state: GameState) -> float | None:
-        """When in the story the word that called Stop! ended (None: no Stop!): the latest tick of
-        the first player to have all five ticked, as heard."""
+        """When in the story the word that called Stop! ended (None: no Stop!), among the players
+        the game has all five terms ticked for."""
         if self._tracker is None:
             return None
-        ends = [max(tick.time or 0.0 for tick in ticks if tick) for player, ticks in self._tracker.ticked().items()
-                if len(ticks) == TERMS_PER_PLAYER and all(ticks) and len(self._ticked(state, player)) == TERMS_PER_PLAYER]
-        return min(ends, default=None)
+        standing = {player: ticks for player, ticks in self._tracker.ticked().items()
+                    if len(self._ticked(state, player)) == TERMS_PER_PLAYER}
+        word = stop_word(standing)
+        return None if word is None else word.time or 0.0
 
     @staticmethod
     def _questions(state: GameState, words: Sequence[HeardWord]) -> list[Timed]:
