@@ -17,13 +17,13 @@ from host.commands import HostCommand, check, check_game, check_handled
 from host.session import handlers
 from host.session.inputs import ScriptSource
 from host.session.handlers import HANDLERS
-from host.session.session import Session, SessionConfig, TextOutput
+from host.session.session import Session, TextOutput
 from host.speech.recognizer import Hypothesis
 from host.storage.store import GameStore
 from host.voice.control import HostRequest, VoiceControl
 from host.voice.phrases import Names
 from nlp.ticks import HeardWord
-from tests.host.test_toy_game import toy_game  # noqa: F401 (a fixture)
+from tests.host.test_toy_game import toy_game, toy_session  # noqa: F401 (toy_game: a fixture)
 
 #: a command added for the test
 ECHO = HostCommand("echo TEXT", "say TEXT back", said=((("echo that", "say it back"), "echo that", False),),
@@ -44,9 +44,7 @@ def test_a_command_added_to_the_table_is_typed_listed_said_and_heard(echo: None,
     settings = {"players": ["Ann", "Bo"], "seed": 1, "target": 3}
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
-        game_id = store.create("toy", settings)
-        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)),
-                                        output=TextOutput(write=printed.append)))
+        session, _ = toy_session(store, settings, TextOutput(write=printed.append))
         session.run(ScriptSource(io.BytesIO(b"help\nverbosity brief\nhelp\nverbosity normal\necho hello\nparrot hi\n")))
     assert "  echo TEXT: say TEXT back" in printed
     assert "Also: help, repeat, score, turn, undo, rate, verbosity, quit, echo." in printed

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,13 +125,19 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> None:
     adapters.register_adapter(ToyAdapter(toy.SPEC))
 
 
+def toy_session(store: GameStore, settings: Settings, output: TextOutput, **parts: Any) -> tuple[Session, int]:
+    """A real session of a new toy game saved in `store`, and the game's number; `parts`: the
+    session's optional parts (listeners, voice, adapter)."""
+    game_id = store.create("toy", settings)
+    config = SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)), output=output, **parts)
+    return Session(config), game_id
+
+
 def test_the_toy_game_plays_through_the_real_session(toy_game: None, tmp_path: Path) -> None:
     settings = {"players": ["Ann", "Bo"], "seed": 1, "target": 3}
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
-        game_id = store.create("toy", settings)
-        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)),
-                                        output=TextOutput(write=printed.append)))
+        session, game_id = toy_session(store, settings, TextOutput(write=printed.append))
         script = b"help\nadd Bo 1\nadd Ann 7\nadd Ann 2\nBo 1\n"
         session.run(ScriptSource(io.BytesIO(script), echo=printed.append))
         assert [str(action) for action in store.actions(game_id)] == ["add Ann 2", "add Bo 1"]
@@ -208,11 +215,9 @@ def test_the_toy_games_own_listener_and_timer_come_from_its_adapter(toy_game: No
     source = Waited([_heard("two"), "time", ClockWake(), ClockWake(), _heard("hmm"), _heard("host time left"),
                      _heard("one")], clock)
     with GameStore(tmp_path / "games.sqlite3") as store:
-        game_id = store.create("toy", settings)
         voice = VoiceControl(Names({}), output.note, adapter)
-        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)), output=output,
-                                        listeners=adapter.listeners(settings, Hearing(speech=True)), voice=voice,
-                                        adapter=adapter))
+        session, game_id = toy_session(store, settings, output, listeners=adapter.listeners(settings, Hearing(speech=True)),
+                                       voice=voice, adapter=adapter)
         session.run(source)
         assert [str(action) for action in store.actions(game_id)] == ["add Ann 2", "add Bo 1", "add Ann 1"]
     assert source.listened[0] == Listening(None)  # free speech: the players count aloud
@@ -232,10 +237,8 @@ def test_without_speech_the_toy_game_is_timed_and_typed(toy_game: None, tmp_path
     settings = {"players": ["Ann", "Bo"], "seed": 1, "target": 3}
     printed: list[str] = []
     with GameStore(tmp_path / "games.sqlite3") as store:
-        game_id = store.create("toy", settings)
-        session = Session(SessionConfig(store=store, game_id=game_id, match=Match(make("toy", settings)),
-                                        output=TextOutput(write=printed.append),
-                                        listeners=adapter.listeners(settings, Hearing()), adapter=adapter))
+        session, game_id = toy_session(store, settings, TextOutput(write=printed.append),
+                                       listeners=adapter.listeners(settings, Hearing()), adapter=adapter)
         session.run(Waited(["time", ClockWake(), ClockWake(), "add Bo 2"], clock))
         assert [str(action) for action in store.actions(game_id)] == ["add Ann 1", "add Bo 2"]
     assert printed[:3] == ["The count is 0 of 3. Ann, add 1 or 2.", "20 seconds left for Ann.", "Ann, 5 seconds left."]
