@@ -1,7 +1,7 @@
 """`storyhost tick`: which of the players' written terms a story ticks.
 
     storyhost tick --card TEXT --terms FILE.json (--transcript FILE | --audio FILE.wav) [--json]
-                   [--asr whisper|vosk|pocketsphinx] [--model PATH]
+                   [--asr whisper|vosk|pocketsphinx] [--model PATH] [--language en|es]
 
 The terms file maps each player to their terms: {"Sabine": ["Snow", "cold"], ...}. Each term
 is first checked against the rules (a player's later term may duplicate an earlier one), then
@@ -20,6 +20,10 @@ A confirmation comes a moment after its sentence, but counts where its words wer
 falls on the word that completed the fifth term, and a tick heard after that word is "heard after
 Stop!", whenever it was given. A missing or unreadable file, malformed JSON, an empty card or a
 recognizer that cannot be set up: exit status 2 and one line on stderr.
+
+--language es judges by the rulings' "Stories! in Spanish" (nlp.spanish): a transcript only,
+since no recognizer here hears Spanish yet; the printed lines stay English until issue 22's
+catalog. A language without term rules is refused in one line naming those there are.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from games.stories import TERMS_PER_PLAYER
 
 if TYPE_CHECKING:
     from nlp import ReconcilingTracker, TermReferee, TickEvent
+    from nlp.spanish import SpanishReferee
 
 PROG = "storyhost tick"
 #: the longest transcript read: an hour of speech is about 60 kB
@@ -64,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=f"for --audio: {recognizers.model_help()}")
+    parser.add_argument("--language", default="en", metavar="CODE",
+                        help="the language of the card, terms and story: en (the default) or es, Spanish "
+                             "(with --transcript only, so far)")
     return parser
 
 
@@ -92,7 +100,7 @@ def _read_story(path: Path) -> str:
 
 
 def judge(
-    referee: TermReferee, card: str, terms: dict[str, list[str]], tell: Callable[[ReconcilingTracker], Iterable[TickEvent]]
+    referee: TermReferee | SpanishReferee, card: str, terms: dict[str, list[str]], tell: Callable[[ReconcilingTracker], Iterable[TickEvent]]
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None]:
     """The result per player and term, in input order, and the Stop! (the JSON shape of --json);
     `tell` gives the story to the tracker of the allowed terms and returns its events."""
@@ -193,6 +201,8 @@ def _line(player: str, entry: dict[str, Any]) -> str:
 def _teller(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Iterable[TickEvent]]:
     """What tells the story to the tracker."""
     if args.audio is not None:
+        if args.language != "en":
+            raise UsageError(f"--audio hears English only, not {args.language!r}: give the story as --transcript FILE")
         return _recording(args)
     if args.asr is not None or args.model is not None:
         raise UsageError("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE")
@@ -240,10 +250,14 @@ def main(argv: list[str]) -> int:
     except SystemExit as done:  # --help
         return int(done.code or 0)
     # the language resources take a second to load: only once the input is known to be good
-    from nlp import LanguageResourceMissing, load_referee
+    from nlp import LanguageResourceMissing
+    from nlp.referee import referee_for
 
     try:
-        referee = load_referee()
+        referee = referee_for(args.language)
+    except ValueError as error:  # a language without term rules
+        print(visible(f"{PROG}: {error}"), file=sys.stderr)
+        return 2
     except LanguageResourceMissing as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1

@@ -152,3 +152,41 @@ def test_bad_input_exits_2_with_one_line(files, tmp_path):
 def test_help(files):
     done = tick("--help")
     assert done.returncode == 0 and "usage: storyhost tick" in done.stdout
+
+
+def test_a_spanish_story_is_judged_by_the_spanish_rulings(tmp_path):
+    terms = tmp_path / "terms.json"
+    terms.write_text(json.dumps({"Ana": ["dar", "oso polar", "perro", "rápidamente"], "Luis": ["oso", "ser", "levantar"]}),
+                     encoding="utf-8")
+    story = tmp_path / "story.txt"
+    story.write_text("Vi un oso polar en la nieve. Me levanté temprano y le dije: dámelo. El perrito corría.",
+                     encoding="utf-8")
+    done = tick("--language", "es", "--card", "Cuando estuve en el Ártico...", "--terms", str(terms),
+                "--transcript", str(story), "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout) == {
+        "players": {
+            "Ana": [
+                entry("dar", "ticked", evidence="dámelo"),  # a verb with its pronouns attached
+                entry("oso polar", "ticked", evidence="oso polar"),
+                entry("perro", "not_heard"),  # "perrito" is another word
+                entry("rápidamente", "rejected", reason="adverb"),
+            ],
+            "Luis": [
+                entry("oso", "not_heard"),  # a part of the compound "oso polar"
+                entry("ser", "rejected", reason="have_be"),
+                entry("levantar", "ticked", evidence="levanté"),
+            ],
+        },
+        "stop": None,
+    }
+
+
+def test_a_language_without_rules_or_a_spanish_recording_is_refused_in_one_line(files, tmp_path):
+    terms, story = files
+    done = tick("--language", "fr", "--card", CARD, "--terms", str(terms), "--transcript", str(story))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "storyhost tick: Stories! has no term rules in 'fr': the languages are en, es.\n"
+    done = tick("--language", "es", "--card", CARD, "--terms", str(terms), "--audio", str(tmp_path / "story.wav"))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "storyhost tick: --audio hears English only, not 'es': give the story as --transcript FILE.\n"
