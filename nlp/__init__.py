@@ -2,8 +2,8 @@
 
 `load_referee()` gives the `TermReferee` (which terms may be written, which are the same), and
 `referee_for(language)` that of a language of LANGUAGES (Spanish: nlp.spanish, whose stories are
-followed by `SpanishTickTracker`, nlp.spanish_ticks, with the same input and events;
-`tracker_for(referee, terms)` gives the tracker of the referee's language);
+followed by `SpanishTickTracker`, nlp.spanish_ticks, with the same input and events; every
+`Referee` gives the tracker of its language, `referee.tracker(terms)`);
 `TickTracker` follows a story, typed or recognized word by word, and says which player's terms
 are heard (`TickEvent`), and `ReconcilingTracker` also takes a recognizer's confirmations of
 finished utterances; what a game makes of that is the host's business. Pronunciations come
@@ -14,12 +14,13 @@ from nlp.referee import (
     LANGUAGES,
     REASONS,
     LanguageResourceMissing,
+    Referee,
     TermReferee,
     Verdict,
     load_referee,
     referee_for,
 )
-from nlp.reconcile import ReconcilingTracker, tracker_for
+from nlp.reconcile import ReconcilingTracker
 from nlp.spanish import SpanishReferee
 from nlp.spanish_ticks import SpanishTickTracker
 from nlp.ticks import HeardWord, TickEvent, TickTracker, judge_transcript
@@ -30,6 +31,7 @@ __all__ = [
     "HeardWord",
     "LanguageResourceMissing",
     "ReconcilingTracker",
+    "Referee",
     "SpanishReferee",
     "SpanishTickTracker",
     "TermReferee",
@@ -39,5 +41,4 @@ __all__ = [
     "judge_transcript",
     "load_referee",
     "referee_for",
-    "tracker_for",
 ]

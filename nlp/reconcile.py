@@ -24,10 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from nlp.referee import TermReferee
-from nlp.spanish import SpanishReferee, words_of
-from nlp.spanish_ticks import SpanishTickTracker
-from nlp.ticks import HeardWord, StoryTracker, TickEvent, TickTracker, heard_token
+from nlp.referee import Referee
+from nlp.ticks import HeardWord, StoryTracker, TickEvent
 
 #: a confirmation withdraws a streamed tick when the words it heard in its place are heard with
 #: at least this probability. Measured on the four voices of tests/benchmarks/bench_audio_terms.py
@@ -39,30 +37,21 @@ _NEAR = 0.1  # seconds: a confirmed word is in a span when its middle is this cl
 _Key = tuple[str, int]  # (player, index of the term)
 
 
-def tracker_for(
-    referee: TermReferee | SpanishReferee, terms: Mapping[str, Sequence[str]], **options: Any
-) -> StoryTracker:
-    """The tracker of the referee's language (`options`: those its class takes)."""
-    if isinstance(referee, SpanishReferee):
-        return SpanishTickTracker(referee, terms, **options)
-    return TickTracker(referee, terms, **options)
-
-
 class ReconcilingTracker:
-    """A `TickTracker` (update, say, finish, ticked) that also takes confirmations (`confirm`),
-    in the referee's language (see `tracker_for`)."""
+    """A story tracker (update, say, finish, ticked) that also takes confirmations (`confirm`),
+    in the referee's language (`Referee.tracker`)."""
 
     def __init__(
         self,
-        referee: TermReferee | SpanishReferee,
+        referee: Referee,
         terms: Mapping[str, Sequence[str]],
         *,
         withdraw_at: float | None = WITHDRAW_AT,
         **options: Any,
     ) -> None:
         self._referee = referee
-        self._stream = tracker_for(referee, terms, **options)
-        self._confirmed = tracker_for(referee, terms, **options)
+        self._stream = referee.tracker(terms, **options)
+        self._confirmed = referee.tracker(terms, **options)
         self._withdraw_at = withdraw_at
         self._players = list(terms)
         self._counts = {player: len(written) for player, written in terms.items()}
@@ -149,13 +138,7 @@ class ReconcilingTracker:
     def _same(self, a: HeardWord, b: HeardWord) -> bool:
         """Two heard words are one word: a part of one (hyphens split) shares a key with a part of
         the other ("bears" and "bear's", "ice" and "ice-cold")."""
-        return bool(self._keys(a.text) & self._keys(b.text))
-
-    def _keys(self, text: str) -> set[str]:
-        if isinstance(self._referee, SpanishReferee):
-            return {key for word in words_of(text) for key in self._referee.keys(word)}
-        parts = [part.strip("'") for part in heard_token(text).split("-")]
-        return {key for part in parts if part for key in self._referee.lexicon.keys(part)}
+        return bool(self._referee.word_keys(a.text) & self._referee.word_keys(b.text))
 
 
 def _standing(tracker: StoryTracker) -> dict[_Key, TickEvent]:

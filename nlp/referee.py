@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from nlp import lexicon as lexicon_module
 from nlp import tagger as tagger_module
@@ -24,7 +24,10 @@ from nlp.wordclass import MODALS, WordRefusal, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from nlp.spanish import SpanishReferee
+    from nlp.ticks import StoryTracker
 
 REASONS = (
     "empty",
@@ -104,6 +107,14 @@ class Referee(ABC):
     def keys(self, term: str) -> frozenset[str]:
         """The spellings a term matches; empty for a term without words."""
 
+    @abstractmethod
+    def word_keys(self, text: str) -> set[str]:
+        """The keys of one word as a recognizer wrote it (case and punctuation aside)."""
+
+    @abstractmethod
+    def tracker(self, terms: Mapping[str, Sequence[str]], **options: Any) -> StoryTracker:
+        """The tracker that follows a story in this language (`options`: those its class takes)."""
+
 
 class TermReferee(Referee):
     """English: terms are the same when they differ only in case, number, verb form, comparison,
@@ -115,6 +126,17 @@ class TermReferee(Referee):
         self.lexicon = lexicon
         self.tagger = tagger
         cache_methods(self, ("words", "keys", "_card"), 4096)
+
+    def word_keys(self, text: str) -> set[str]:
+        from nlp.ticks import heard_token  # nlp.ticks builds on this module
+
+        parts = [part.strip("'") for part in heard_token(text).split("-")]
+        return {key for part in parts if part for key in self.lexicon.keys(part)}
+
+    def tracker(self, terms: Mapping[str, Sequence[str]], **options: Any) -> StoryTracker:
+        from nlp.ticks import TickTracker
+
+        return TickTracker(self, terms, **options)
 
     def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
         words = self.words(term)
@@ -349,8 +371,8 @@ def referee_for(language: Literal["en"]) -> TermReferee: ...
 @overload
 def referee_for(language: Literal["es"]) -> SpanishReferee: ...
 @overload
-def referee_for(language: str) -> TermReferee | SpanishReferee: ...
-def referee_for(language: str) -> TermReferee | SpanishReferee:
+def referee_for(language: str) -> Referee: ...
+def referee_for(language: str) -> Referee:
     """The term rules of a language, loaded once per process: English's `load_referee()`, or
     Spanish's (nlp.spanish). Raises ValueError for a language storyhost lacks, naming those it has."""
     if language == "en":

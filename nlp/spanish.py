@@ -31,8 +31,9 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from nlp.apertium import Reading, SpanishAnalyser, Unit, missing
 from nlp.caching import cache_methods
@@ -49,6 +50,9 @@ from nlp.referee import (
 )
 from nlp.wordclass import WordRefusal, _like
 from nlp.wordnet import WordNet, wordnet_folder
+
+if TYPE_CHECKING:
+    from nlp.ticks import StoryTracker
 
 HAVE_BE = ("ser", "estar", "haber", "tener")  # RULINGS: refused as "have" and "be" are, in every form
 HELPING = frozenset({"poder", "deber", "soler"})  # refused in lower case, as the English modal verbs
@@ -98,6 +102,14 @@ class SpanishReferee(Referee):
         self.english = english
         cached = ("keys", "analyse", "unit_keys", "heard_keys", "spelt", "lexicalised", "closed_compound")
         cache_methods(self, cached, 65536)
+
+    def word_keys(self, text: str) -> set[str]:
+        return {key for word in words_of(text) for key in self.keys(word)}
+
+    def tracker(self, terms: Mapping[str, Sequence[str]], **options: Any) -> StoryTracker:
+        from nlp.spanish_ticks import SpanishTickTracker  # it builds on this module
+
+        return SpanishTickTracker(self, terms, **options)
 
     # -- analysis --------------------------------------------------------------------------
     def analyse(self, text: str) -> tuple[Unit, ...]:

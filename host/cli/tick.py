@@ -44,8 +44,7 @@ from host.speech import registry as recognizers
 from games.stories import TERMS_PER_PLAYER
 
 if TYPE_CHECKING:
-    from nlp import ReconcilingTracker, TermReferee, TickEvent
-    from nlp.spanish import SpanishReferee
+    from nlp import ReconcilingTracker, Referee, TickEvent
 
 PROG = "storyhost tick"
 #: the longest transcript read: an hour of speech is about 60 kB
@@ -100,7 +99,7 @@ def _read_story(path: Path) -> str:
 
 
 def judge(
-    referee: TermReferee | SpanishReferee, card: str, terms: dict[str, list[str]], tell: Callable[[ReconcilingTracker], Iterable[TickEvent]]
+    referee: Referee, card: str, terms: dict[str, list[str]], tell: Callable[[ReconcilingTracker], Iterable[TickEvent]]
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any] | None]:
     """The result per player and term, in input order, and the Stop! (the JSON shape of --json);
     `tell` gives the story to the tracker of the allowed terms and returns its events."""

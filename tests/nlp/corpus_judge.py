@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from nlp import HeardWord, SpanishReferee, TermReferee, tracker_for
+from nlp import HeardWord, Referee, SpanishReferee
 from nlp.spanish import words_of
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -53,16 +53,16 @@ def story_terms(story: dict[str, Any]) -> dict[str, list[str]]:
     return {f"player {i}": [term] for i, term in enumerate(story["ticked"] + story["not_ticked"])}
 
 
-def tell_typed(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
-    tracker = tracker_for(referee, story_terms(story))
+def tell_typed(referee: Referee, story: dict[str, Any]) -> set[str]:
+    tracker = referee.tracker(story_terms(story))
     tracker.say(story["story"])
     tracker.finish()
     return {tick.term for ticks in tracker.ticked().values() for tick in ticks if tick}
 
 
-def tell_recognized(referee: TermReferee | SpanishReferee, story: dict[str, Any]) -> set[str]:
+def tell_recognized(referee: Referee, story: dict[str, Any]) -> set[str]:
     """Word by word, each utterance revised as it grows, then final; ticks are the events seen."""
-    tracker = tracker_for(referee, story_terms(story))
+    tracker = referee.tracker(story_terms(story))
     text = story.get("recognizer_text", story["story"])
     ticked: set[str] = set()
     clock = 0.0
@@ -82,7 +82,7 @@ def tell_recognized(referee: TermReferee | SpanishReferee, story: dict[str, Any]
     return final
 
 
-def story_mistakes(referee: TermReferee | SpanishReferee, story: dict[str, Any], mode: str) -> list[str]:
+def story_mistakes(referee: Referee, story: dict[str, Any], mode: str) -> list[str]:
     ticked = (tell_typed if mode == "typed" else tell_recognized)(referee, story)
     return [
         f"{mode}: {term!r} should tick in {story['story'][:60]!r}..." for term in story["ticked"] if term not in ticked
@@ -107,7 +107,7 @@ def recognizer_stories(split: str) -> list[dict[str, Any]]:
     ]
 
 
-def judge_stories(referee: TermReferee | SpanishReferee, stories: list[dict[str, Any]]) -> tuple[int, list[str]]:
+def judge_stories(referee: Referee, stories: list[dict[str, Any]]) -> tuple[int, list[str]]:
     """(number of judgements, mistakes) over stories, typed and recognized."""
     total, mistakes = 0, []
     for story in stories:

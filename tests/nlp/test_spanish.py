@@ -13,7 +13,6 @@ from nlp import (
     ReconcilingTracker,
     SpanishTickTracker,
     referee_for,
-    tracker_for,
 )
 from nlp import spanish as spanish_module
 
@@ -171,7 +170,7 @@ def test_a_compound_does_not_span_a_pause_or_punctuation(es):
 
 def test_a_confirmation_adds_the_tick_the_stream_missed(es):
     tracker = ReconcilingTracker(es, {"Ana": ["canción"], "Bea": ["perro"]})
-    assert isinstance(tracker_for(es, {}), SpanishTickTracker)
+    assert isinstance(es.tracker({}), SpanishTickTracker)
     streamed = [HeardWord("cantó", 0.0, 0.4), HeardWord("una", 0.4, 0.6), HeardWord("cansión", 0.6, 1.0, 0.5)]
     assert tracker.update(streamed, final=True) == []
     confirmed = [HeardWord("cantó", 0.0, 0.4), HeardWord("una", 0.4, 0.6), HeardWord("canción", 0.6, 1.0, 0.97)]
