@@ -40,8 +40,7 @@ class NarrationListener(BasicListener):
         self._story: int | None = None
 
     def listening(self, state: GameState) -> bool:
-        view = state.view(None)
-        return isinstance(view, StoriesView) and view.phase == Phase.NARRATION
+        return view_of(state, None, StoriesView).phase == Phase.NARRATION
 
     def attention(self, state: GameState) -> Attention | None:
         if not self.listening(state):
@@ -84,8 +83,7 @@ class NarrationListener(BasicListener):
 
     def context(self, state: GameState) -> str | None:
         """What the story continues: the card's sentence, which the storyteller reads first."""
-        view = state.view(None)
-        return view.sentence if isinstance(view, StoriesView) else None
+        return view_of(state, None, StoriesView).sentence
 
     def _tracker_for(self, state: GameState) -> ReconcilingTracker:
         story = view_of(state, None, StoriesView).story
