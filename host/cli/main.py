@@ -228,25 +228,25 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
          inputs: tuple[LineSource, bool] | Speech, listening: Served | None) -> None:
-    adapter = adapter_for(saved.game)
-    without = adapter.without(saved.settings)
-    if not isinstance(inputs, Speech):
-        source, wall_clock = inputs
-        preferences, trouble = load_preferences()  # verbosity shortens printed lines too
-        if trouble:
-            print(trouble, file=sys.stderr)
-        output = TextOutput()
-        companion = _start_companion(store, saved, listening, output) if listening else None
-        listeners = adapter.listeners(saved.settings, Hearing(wall_clock=wall_clock))
-        try:
-            Session(SessionConfig(store=store, game_id=saved.id, match=match, output=output, preferences=preferences,
-                                  listeners=listeners, without=without, private=companion, adapter=adapter)
-                    ).run(companion.attach(source) if companion else source)
-        finally:
-            if companion is not None:
-                companion.close()
+    if isinstance(inputs, Speech):
+        _run_speech(store, saved, match, options, inputs, listening)
         return
-    _run_speech(store, saved, match, options, inputs, listening)
+    adapter = adapter_for(saved.game)
+    source, wall_clock = inputs
+    preferences, trouble = load_preferences()  # verbosity shortens printed lines too
+    if trouble:
+        print(trouble, file=sys.stderr)
+    output = TextOutput()
+    companion = _start_companion(store, saved, listening, output) if listening else None
+    listeners = adapter.listeners(saved.settings, Hearing(wall_clock=wall_clock))
+    try:
+        Session(SessionConfig(store=store, game_id=saved.id, match=match, output=output, preferences=preferences,
+                              listeners=listeners, without=adapter.without(saved.settings), private=companion,
+                              adapter=adapter)
+                ).run(companion.attach(source) if companion else source)
+    finally:
+        if companion is not None:
+            companion.close()
 
 
 def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
