@@ -11,7 +11,7 @@ from typing import Any
 import string
 
 from games.base import Action, GameState, Option, Settings, already_set, plural, view_of
-from games.decks import TALE_KEYS
+from games.decks import TALE_KEYS, Tale
 from games.grid import grid_shape
 from games.storytelling import BLOWS, SPEC, Phase, StorytellingView
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
@@ -60,7 +60,7 @@ class StorytellingAdapter(BasicAdapter):
         grid = GridAnswer(self.grid)
         if not hearing.speech or settings.get("storyteller") != "human":
             return (grid,)
-        return grid, CardReading({card["number"]: card["text"] for card in settings["tale"]["cards"]})
+        return grid, CardReading({card.number: card.text for card in Tale.from_settings(settings["tale"]).cards})
 
     def grid(self, state: GameState, which: str = "") -> str:
         """The grid's shape and the tiles face up; or one row or column, place by place:
