@@ -48,6 +48,7 @@ from pocketsphinx import Endpointer
 from rapidfuzz import fuzz
 
 from host.speech.recognizer import phrase_words
+from nlp.commands import number_words
 from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio, read_pcm
 from tests.speech.audio import synthesize, transcribe, whisper
 
@@ -227,7 +228,9 @@ class VoicePlayer:
         """Until an utterance that began after `since` (default: the last mark) contains one of
         `phrases` (rapidfuzz partial_ratio of the phrase against the lowercased recognised text,
         at least `threshold`; an utterance is also tried joined to the one before it, as the
-        recognizer cuts sentences at pauses), or satisfies `predicate(text)`. The text matched."""
+        recognizer cuts sentences at pauses), or satisfies `predicate(text)`. Numbers Whisper wrote
+        as digits are compared spelled out, as the phrases are ("mark 0" is "mark zero"). The text
+        matched."""
         wanted = [" ".join(words) for words in phrase_words(phrases)]
         mark = self.last_mark if since is None else since
         found: list[str] = []
@@ -237,7 +240,8 @@ class VoicePlayer:
             for i, utterance in enumerate(heard):
                 texts = [utterance.text] + ([heard[i - 1].text + " " + utterance.text] if i else [])
                 for text in texts:
-                    if any(fuzz.partial_ratio(p, text) >= threshold for p in wanted) or (predicate and predicate(text)):
+                    spelled = re.sub(r"\d+", lambda number: number_words(int(number.group())), text)
+                    if any(fuzz.partial_ratio(p, spelled) >= threshold for p in wanted) or (predicate and predicate(text)):
                         found.append(text)
                         return True
             return False
