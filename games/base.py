@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from games.language import _, n_
+
 T = TypeVar("T")
 V = TypeVar("V", bound="GameView")
 
@@ -185,15 +187,27 @@ def already_set(value: T | None, what: str) -> T:
     return value
 
 
-def join_names(names: Sequence[str], conjunction: str = "and") -> str:
-    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás' (or with another conjunction)."""
+def join_names(names: Sequence[str]) -> str:
+    """'Leo', 'Leo and Tomás', 'Julián, Leo and Tomás'."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+    return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
+
+
+def join_either(names: Sequence[str]) -> str:
+    """'Leo', 'Leo or Tomás', 'Julián, Leo or Tomás'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{names} or {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
+
+
+def points(count: int) -> str:
+    """'1 point', '2 points', in the table's language."""
+    return n_("{count} point", "{count} points", count).format(count=count)
 
 
 def plural(count: int, word: str) -> str:
-    """'1 point', '2 points'."""
+    """'1 point', '2 points': English only; being replaced by n_() at each use."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
@@ -202,8 +216,9 @@ def most_points_wins(totals: Mapping[str, int]) -> Outcome:
     best = max(totals.values())
     winners = tuple(player for player, points in totals.items() if points == best)
     if len(winners) == 1:
-        return Outcome(winners, f"{winners[0]} wins with {plural(best, 'point')}.")
-    return Outcome(winners, f"{join_names(winners)} share the victory with {plural(best, 'point')}.")
+        return Outcome(winners, _("{winner} wins with {points}.").format(winner=winners[0], points=points(best)))
+    return Outcome(winners, _("{winners} share the victory with {points}.").format(
+        winners=join_names(winners), points=points(best)))
 
 
 #: a name is one word: a letter, then up to 19 letters, digits, apostrophes or hyphens
@@ -226,23 +241,26 @@ def check_player_name(name: str) -> str:
     """The name in composed Unicode, or SetupError: the one rule for a name wherever it is given."""
     composed = unicodedata.normalize("NFC", name)
     if not PLAYER_NAME.fullmatch(composed):
-        shown = quoted(composed) if composed.strip() else "An empty name"
-        raise SetupError(
-            f"{shown} cannot be a player name: use one word of letters (up to 20), starting with a letter."
-        )
+        if not composed.strip():
+            raise SetupError(_("An empty name cannot be a player name: use one word of letters (up to 20), "
+                               "starting with a letter."))
+        raise SetupError(_("{name} cannot be a player name: use one word of letters (up to 20), starting with "
+                           "a letter.").format(name=quoted(composed)))
     return composed
 
 
 def check_player_names(names: Sequence[str], least: int, most: int) -> tuple[str, ...]:
     """Seat order as given; names are single words, unique regardless of case and Unicode form."""
     if not least <= len(names) <= most:
-        raise SetupError(f"This game needs {least} to {most} players, not {len(names)}.")
+        raise SetupError(_("This game needs {least} to {most} players, not {count}.").format(
+            least=least, most=most, count=len(names)))
     seen: set[str] = set()
     checked = []
     for name in names:
         composed = check_player_name(name)
         if name_key(composed) in seen:
-            raise SetupError(f"Two players are called {quoted(composed)}: give each player a different name.")
+            raise SetupError(_("Two players are called {name}: give each player a different name.").format(
+                name=quoted(composed)))
         seen.add(name_key(composed))
         checked.append(composed)
     return tuple(checked)
@@ -265,8 +283,10 @@ def find_player(name: str, players: Iterable[str], echo: bool = True) -> str:
     unaccented = [player for player in players if fold_name(player) == fold_name(name)]
     if len(unaccented) == 1:
         return unaccented[0]
-    called = f"called {quoted(name)}" if echo else "of that name"
-    raise UnknownPlayer(f"There is no player {called}. Players: {', '.join(players)}.")
+    if echo:
+        raise UnknownPlayer(_("There is no player called {name}. Players: {players}.").format(
+            name=quoted(name), players=_(", ").join(players)))
+    raise UnknownPlayer(_("There is no player of that name. Players: {players}.").format(players=_(", ").join(players)))
 
 
 def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], secret: bool = False) -> Action:
@@ -274,30 +294,31 @@ def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], s
     A `secret` line (typed while typing is hidden) is never repeated in a refusal."""
     words = line.split()
     if not words:
-        raise UnknownCommand("Say or type a command; 'help' lists them.")
+        raise UnknownCommand(_("Say or type a command; 'help' lists them."))
     verb = verbs.get(words[0].casefold())
     if verb is None:
-        what = "That" if secret else quoted(words[0])
-        raise UnknownCommand(f"{what} is not a command here; 'help' lists them.")
+        if secret:
+            raise UnknownCommand(_("That is not a command here; 'help' lists them."))
+        raise UnknownCommand(_("{word} is not a command here; 'help' lists them.").format(word=quoted(words[0])))
     rest = words[1:]
     player = None
     if verb.takes_player:
         if not rest:
-            raise WrongShape(f"Say whose move it is: {verb.usage_said}.")
+            raise WrongShape(_("Say whose move it is: {usage}.").format(usage=verb.usage_said))
         player = find_player(rest.pop(0), players, echo=not secret)
     args: list[str] = []
     for index, param in enumerate(verb.params):
         if param.endswith("..."):
             if not rest:
-                raise WrongShape(f"Something is missing: {verb.usage_said}.")
+                raise WrongShape(_("Something is missing: {usage}.").format(usage=verb.usage_said))
             args.append(" ".join(rest))
             rest = []
             break
         if not rest:
-            raise WrongShape(f"Something is missing: {verb.usage_said}.")
+            raise WrongShape(_("Something is missing: {usage}.").format(usage=verb.usage_said))
         args.append(rest.pop(0))
     if rest:
-        raise WrongShape(f"Too many words after '{verb.name}': {verb.usage_said}.")
+        raise WrongShape(_("Too many words after '{verb}': {usage}.").format(verb=verb.name, usage=verb.usage_said))
     return Action(verb.name, player, tuple(args))
 
 
@@ -344,7 +365,7 @@ class GameState(ABC):
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its announcements; an illegal one changes nothing."""
         if self.is_over():
-            raise GameIsOver("The game is over; start a new one with 'storyhost play'.")
+            raise GameIsOver(_("The game is over; start a new one with 'storyhost play'."))
         memo: dict[int, Any] = {id(getattr(self, name)): getattr(self, name) for name in self.not_copied}
         before = copy.deepcopy(self.__dict__, memo)
         try:
@@ -361,10 +382,10 @@ class GameState(ABC):
         player), then the verb's handler, which raises IllegalAction (changes are rolled back)."""
         verb = self.verbs.get(action.verb)
         if verb is None:
-            raise UnknownCommand(f"'{action.verb}' is not a command here; 'help' lists them.")
+            raise UnknownCommand(_("'{verb}' is not a command here; 'help' lists them.").format(verb=action.verb))
         named = action.player is not None
         if len(action.args) != len(verb.params) or (named != verb.takes_player and not (named and self.names_mover)):
-            raise WrongShape(f"Say it like this: {verb.usage_said}.")
+            raise WrongShape(_("Say it like this: {usage}.").format(usage=verb.usage_said))
         self._check_move(verb, action.player)
         handler = self.moves[verb.name]
         if verb.takes_player:
@@ -406,7 +427,9 @@ class GameState(ABC):
 
     def score_report(self) -> list[str]:
         """What 'score' answers: the points so far, and how the latest ones were scored."""
-        return ["Scores: " + ", ".join(f"{player} {points}" for player, points in self.scores().items()) + "."]
+        listed = _(", ").join(_("{player} {score}").format(player=player, score=score)
+                              for player, score in self.scores().items())
+        return [_("Scores: {scores}.").format(scores=listed)]
 
     @abstractmethod
     def scores(self) -> dict[str, int]:
@@ -446,7 +469,7 @@ class Match:
     def undo(self) -> Action:
         """Take back the last action by replaying all the ones before it."""
         if not self.log:
-            raise IllegalAction("There is nothing to undo.")
+            raise IllegalAction(_("There is nothing to undo."))
         last = self.log[-1]
         replayed = Match(self.make, self.log[:-1])
         self.state, self.log = replayed.state, replayed.log

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import join_names, plural
+from games.base import join_either, join_names, plural
 
 #: what each question of a story costs: the first 1 point, the second 2 more
 QUESTION_COSTS = (1, 2)
@@ -57,10 +57,10 @@ def revealed(player: str, sheet: Sequence[WrittenTerm]) -> str:
     ticked = [term.text for term in sheet if term.ticked]
     unticked = [term.text for term in sheet if not term.ticked]
     if not ticked:
-        return f"{player} ticked none of {join_names(unticked, 'or')}."
+        return f"{player} ticked none of {join_either(unticked)}."
     if not unticked:
         return f"{player} ticked all {len(ticked)}: {join_names(ticked)}."
-    return f"{player} ticked {join_names(ticked)}; not {join_names(unticked, 'or')}."
+    return f"{player} ticked {join_names(ticked)}; not {join_either(unticked)}."
 
 
 def question_cost(asked: int) -> int:

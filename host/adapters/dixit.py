@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from games.base import Action, GameState, SetupError, Settings, already_set, join_names, view_of
+from games.base import Action, GameState, SetupError, Settings, already_set, join_either, join_names, view_of
 from games.decks import DescribedCard
 from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, PhysicalDixitView, count_cards
 from games.dixit_described import DescribedDixitView, LaidCard, card_read
@@ -106,7 +106,7 @@ class DixitAdapter(BasicAdapter):
         if phase == Phase.OWNERS:
             buttons = _numbered(state, "owner", player, "I gave card")
             if buttons:
-                cards = join_names([str(number) for number in view.owners_missing], "or")
+                cards = join_either([str(number) for number in view.owners_missing])
                 return PhoneTurn(f"Did you give card {cards}? Press the number of the card you gave. If you gave "
                                  "none of these, there is nothing to do.",
                                  (Ask("owner", "The card you gave", buttons, large=True),), yours)

@@ -30,6 +30,10 @@ from host.speech.recognizer import Recognizer, RecognizerError
 from host.speech import registry as recognizers
 from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
+from host.storage.preferences import save as save_preferences
+from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
+from host.storage.catalogs import NAMES, UnknownLanguage, check_language, languages, translations
+from games.language import use
 from host.session.screen import visible
 from host.session.session import Session, SessionConfig, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
@@ -63,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     play = commands.add_parser("play", help="start a new game")
     add_play_options(play)
+    play.add_argument(
+        "--language", default=None, metavar="CODE",
+        help=f"the language the game is played in, saved with it and remembered for the next: "
+             f"{', '.join(f'{code} ({NAMES[code]})' for code in languages())}",
+    )
     add_speech_options(play)
     add_companion_options(play)
     resume = commands.add_parser("resume", help="continue a saved game (the latest unfinished one by default)")
@@ -277,9 +286,39 @@ def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argpa
         inputs.close()
 
 
-def _play(options: argparse.Namespace) -> None:
+def _chosen_language(options: argparse.Namespace) -> str:
+    """--language, checked and remembered for the next game; else the remembered one."""
+    preferences, trouble = load_preferences()
+    if trouble:
+        print(visible(trouble), file=sys.stderr)
+    if options.language is None:
+        return preferences.language
     try:
-        settings = new_settings(options)
+        language = check_language(options.language)
+    except UnknownLanguage as error:
+        raise UsageError(str(error)) from error
+    if language != preferences.language:
+        preferences.language = language
+        trouble = save_preferences(preferences)
+        if trouble:
+            print(visible(trouble), file=sys.stderr)
+    return language
+
+
+def _speak(language: str) -> None:
+    """Every sentence from now on in `language`: a game's, from its settings (older saved games
+    were English); a language whose catalog is gone is a usage error, not a damaged game."""
+    try:
+        use(translations(language))
+    except UnknownLanguage as error:
+        raise UsageError(str(error)) from error
+
+
+def _play(options: argparse.Namespace) -> None:
+    language = _chosen_language(options)
+    _speak(language)
+    try:
+        settings = {**new_settings(options), "language": language}
         match = Match(make(options.game, settings))
     except DeckTooSmall as error:
         raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
@@ -346,6 +385,7 @@ def _resume(options: argparse.Namespace) -> None:
                                 "There is no unfinished game to resume; start one with 'storyhost play'.")
             for line in passed_over:
                 print(f"{line} Resuming another game.", file=sys.stderr)
+        _speak(saved.settings.get("language", DEFAULT_LANGUAGE))
         _needs_phones(saved.game, saved.settings, options)
         inputs = _inputs(options, saved.settings["players"])
         print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")

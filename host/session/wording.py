@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.base import Action, Choice, GameState, Verb, fold_name, join_names
+from games.base import Action, Choice, GameState, Verb, fold_name, join_either
 from host.commands import typed_aliases
 
 #: words a natural answer may have besides those of the command it means ("I choose the quirky side")
@@ -100,4 +100,4 @@ def hint(state: GameState, without: frozenset[str], line: str) -> str:
         for example, (verb_name, _) in examples.items():
             first_of_verb.setdefault(verb_name, example)
         best = list(first_of_verb.values())[:3]
-    return f"Type {join_names(best, 'or')}."
+    return f"Type {join_either(best)}."

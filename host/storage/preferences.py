@@ -1,4 +1,4 @@
-"""How the host talks, remembered between games: verbosity and speech rate.
+"""How the host talks, remembered between games: verbosity, speech rate and language.
 
 Kept as JSON in the user's config folder ($STORYHOST_CONFIG_DIR, else platformdirs'). A file
 that cannot be read is reported once and replaced by the defaults: a preference is never worth
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
+from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
+from host.storage.catalogs import languages
 from host.storage.files import FileRefused, read_json
 from host.audio.speaker import DEFAULT_RATE, MAX_RATE, MIN_RATE
 
@@ -27,6 +29,8 @@ class Preferences:
     #: the game after every move and the phrases to say after a misunderstanding
     verbosity: str = "normal"
     rate: int = DEFAULT_RATE
+    #: the language of new games (`--language` changes it), one storyhost speaks
+    language: str = DEFAULT_LANGUAGE
 
     def slower(self) -> int:
         self.rate = max(MIN_RATE, self.rate - RATE_STEP)
@@ -68,6 +72,11 @@ def load() -> tuple[Preferences, str | None]:
             preferences.rate = rate
         else:
             wrong.append("rate")
+    if "language" in data:
+        if data["language"] in languages():
+            preferences.language = data["language"]
+        else:
+            wrong.append("language")
     if wrong:
         return preferences, (
             f"The preferences in {path} have an unusable {' and '.join(wrong)}; using the default instead."
