@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from games.language import _, n_
+from games.language import _, n_, p_
 
 T = TypeVar("T")
 V = TypeVar("V", bound="GameView")
@@ -161,8 +161,21 @@ class Verb:
     secret: bool = False
 
     @property
+    def said(self) -> str:
+        """The command's word in the table's language (typed commands also take `name`)."""
+        return p_("verb", self.name)
+
+    @property
+    def explained(self) -> str:
+        """`help` in the table's language (marked with N_ where the verb is defined)."""
+        return _(self.help) if self.help else ""
+
+    @property
     def usage(self) -> str:
-        parts = [self.name, *(["NAME"] if self.takes_player else []), *(p.upper() for p in self.params)]
+        """'vote NAME NUMBER', in the table's language."""
+        parts = [self.said, *([p_("param", "name").upper()] if self.takes_player else [])]
+        parts += [p_("param", param.removesuffix("...")).upper() + param[len(param.removesuffix("...")):]
+                  for param in self.params]
         return " ".join(parts)
 
     @property
@@ -289,13 +302,18 @@ def find_player(name: str, players: Iterable[str], echo: bool = True) -> str:
     raise UnknownPlayer(_("There is no player of that name. Players: {players}.").format(players=_(", ").join(players)))
 
 
+def said_verbs(verbs: Mapping[str, Verb]) -> dict[str, Verb]:
+    """The verbs by their word in the table's language, without case or accents."""
+    return {fold_name(verb.said): verb for verb in verbs.values()}
+
+
 def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], secret: bool = False) -> Action:
     """Turn a typed or spoken command into an Action of this game (checked for shape only).
     A `secret` line (typed while typing is hidden) is never repeated in a refusal."""
     words = line.split()
     if not words:
         raise UnknownCommand(_("Say or type a command; 'help' lists them."))
-    verb = verbs.get(words[0].casefold())
+    verb = verbs.get(words[0].casefold()) or said_verbs(verbs).get(fold_name(words[0]))
     if verb is None:
         if secret:
             raise UnknownCommand(_("That is not a command here; 'help' lists them."))
@@ -318,7 +336,7 @@ def parse_action(line: str, verbs: Mapping[str, Verb], players: Sequence[str], s
             raise WrongShape(_("Something is missing: {usage}.").format(usage=verb.usage_said))
         args.append(rest.pop(0))
     if rest:
-        raise WrongShape(_("Too many words after '{verb}': {usage}.").format(verb=verb.name, usage=verb.usage_said))
+        raise WrongShape(_("Too many words after '{verb}': {usage}.").format(verb=verb.said, usage=verb.usage_said))
     return Action(verb.name, player, tuple(args))
 
 

@@ -10,6 +10,8 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 
+from games.base import GameState
+from games.registry import registered
 from host.storage.catalogs import DEFAULT, catalog, check_language, languages, translations, UnknownLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,9 +21,26 @@ KEYWORDS = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "N_": None}
 Key = tuple[str, str | None]  # (id, context)
 
 
+def subclasses(kind: type[GameState]) -> list[type[GameState]]:
+    return [kind, *(deeper for sub in kind.__subclasses__() for deeper in subclasses(sub))]
+
+
+def words_of_commands() -> dict[Key, tuple[str, ...]]:
+    """Each registered game's command words ("verb") and the words of their usage ("param"),
+    which the code holds as ids, not as marked literals."""
+    registered()  # imports every game module
+    found: dict[Key, tuple[str, ...]] = {("name", "param"): ("name",)}
+    for state in subclasses(GameState):
+        for verb in getattr(state, "verbs", {}).values():
+            found[(verb.name, "verb")] = (verb.name,)
+            for param in verb.params:
+                found[(param.removesuffix("..."), "param")] = (param.removesuffix("..."),)
+    return found
+
+
 def marked() -> dict[Key, tuple[str, ...]]:
     """Every marked message of the packages: (singular id, context) -> its ids (two for a plural)."""
-    found: dict[Key, tuple[str, ...]] = {}
+    found: dict[Key, tuple[str, ...]] = words_of_commands()
     for package in ("games", "nlp", "models", "host"):
         for _file, _line, message, _comments, context in extract_from_dir(
                 ROOT / package, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=()):
