@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.language import _
 from games.base import GameSpec, GameState, Option, SetupError, Settings, check_player_name
 from host.adapters.base import SERVICES, adapter_for, adapters
 
@@ -74,8 +75,9 @@ def check_settings(spec: GameSpec, settings: Settings) -> None:
     for key, (option, low, high) in limits(spec).items():
         value = settings.get(key, low)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            shown = f"{value}" if isinstance(value, int) and abs(value) < 10**18 else "that"
-            raise SetupError(f"{option} must be a whole number from {low} to {high}, not {shown}.")
+            shown = f"{value}" if isinstance(value, int) and abs(value) < 10**18 else _("that")
+            raise SetupError(_("{option} must be a whole number from {low} to {high}, not {value}.").format(
+                option=option, low=low, high=high, value=shown))
 
 
 def make(game: str, settings: Settings) -> Callable[[], GameState]:

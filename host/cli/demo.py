@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from games.base import Match
+from games.language import _
 from host.audio.sources import FileSource
 from host.adapters.base import adapter_for
 from host.adapters.listening import Hearing
@@ -61,14 +62,15 @@ class RecordedStory:
                 return heard
             self._heard = None
             if self.telling():
-                print("(The recording is over; the sand timer runs out.)")
+                print(_("(The recording is over; the sand timer runs out.)"))
                 return Typed(TIME_UP)
         if self.speaker is not None:
             self.speaker.wait(timeout=60)  # let the table hear each announcement to its end
         line = self.script.read(timeout)
         if line != Typed(LISTEN):
             return line
-        print(f"(Nina tells her story: the recording {self.recording.name} is heard as through a microphone.)")
+        print(_("(Nina tells her story: the recording {file} is heard as through a microphone.)").format(
+            file=self.recording.name))
         self.recognizer.reset()
         self.recognizer.set_context(self._context)
         self._heard = hear(FileSource(self.recording, rate=self.recognizer.sample_rate, realtime=self.realtime),

@@ -9,14 +9,16 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names, plural
-from games.registry import rules_text
+from babel.dates import format_date
+
+from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names
 from host.adapters.base import adapter_for
 from host.adapters.listening import Hearing
 from host.audio.sources import MicGate, MicrophoneSource
@@ -33,7 +35,8 @@ from host.storage.preferences import load as load_preferences
 from host.storage.preferences import save as save_preferences
 from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
 from host.storage.catalogs import NAMES, UnknownLanguage, check_language, languages, translations
-from games.language import use
+from games.language import _, n_, p_, speaking, use
+from host.cli.rules import rules_in, with_rules
 from host.session.screen import visible
 from host.session.session import Session, SessionConfig, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
@@ -81,7 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     add_companion_options(resume)
     commands.add_parser("games", help="list saved games")
     rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
-    rules.add_argument("game", choices=sorted(name for name in games() if rules_text(name).is_file()))
+    rules.add_argument("game", choices=with_rules(games()))
+    rules.add_argument("--language", default=None, metavar="CODE",
+                       help="the language of the rules (default: the language of your last game)")
     commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
     commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
     commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
@@ -136,7 +141,8 @@ def port_number(text: str) -> int:
     except ValueError:
         port = -1
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is no port: give a number from 1 to 65535, or 0 for any free one")
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is no port: give a number from 1 to 65535, or 0 for any free one").format(text=text))
     return port
 
 
@@ -145,7 +151,7 @@ def _phones_port(options: argparse.Namespace, held: ExitStack) -> Served | None:
     created or resumed, so that a port in use or an address this computer lacks leaves nothing behind."""
     if not options.companion:
         if options.host is not None:
-            raise UsageError("--host chooses the address of the phones' pages: add --companion.")
+            raise UsageError(_("--host chooses the address of the phones' pages: add --companion."))
         return None
     from host.companion.addresses import AddressError, Served  # the web server only for a game with phones
 
@@ -160,7 +166,7 @@ def _needs_phones(saved_game: str, settings: dict[str, Any], options: argparse.N
     --companion, with why and what to play instead; before a game is created or resumed."""
     reason = adapter_for(saved_game).phones(settings)
     if reason is not None and not options.companion:
-        raise UsageError(f"{reason} To play it, add --companion.")
+        raise UsageError(_("{reason} To play it, add --companion.").format(reason=reason))
 
 
 def _start_companion(store: GameStore, saved: SavedGame, listening: Served, output: TextOutput) -> Companion:
@@ -168,7 +174,7 @@ def _start_companion(store: GameStore, saved: SavedGame, listening: Served, outp
     phone, in a game whose hands are dealt to them."""
     from host.companion.server import Companion
 
-    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
+    companion = Companion(store, saved.id, _("{game}, game {number}").format(game=games()[saved.game].title, number=saved.id), saved.game,
                           saved.settings["players"], listening)
     companion.start()
     companion.invite(output)
@@ -185,7 +191,7 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
         try:
             return ScriptSource(read_script(script)), False
         except FileRefused as refused:
-            raise UsageError(f"The script {refused}.") from refused
+            raise UsageError(_("The script {refused}.").format(refused=refused)) from refused
     if sys.stdin.isatty():
         return TerminalSource(), True
     return ScriptSource(sys.stdin.buffer), False
@@ -213,7 +219,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     if not options.speech:
         return _source(options.script)
     if options.script is not None:
-        raise UsageError("--speech plays live from the keyboard and microphone: leave out --script.")
+        raise UsageError(_("--speech plays live from the keyboard and microphone: leave out --script."))
     preferences, trouble = load_preferences()
     if trouble:
         print(visible(trouble), file=sys.stderr)
@@ -228,7 +234,8 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
         recognizer = recognizers.open_recognizer(kind.name, options.model, live=True)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
-            raise UsageError(f"The speech recognizer does not know the word '{options.prefix}': choose another --prefix.")
+            raise UsageError(_("The speech recognizer does not know the word '{word}': choose another --prefix.")
+                             .format(word=options.prefix))
     except (RecognizerError, CallError, UsageError) as error:
         speaker.close()
         raise UsageError(str(error)) from error
@@ -293,16 +300,21 @@ def _chosen_language(options: argparse.Namespace) -> str:
         print(visible(trouble), file=sys.stderr)
     if options.language is None:
         return preferences.language
-    try:
-        language = check_language(options.language)
-    except UnknownLanguage as error:
-        raise UsageError(str(error)) from error
+    language = _offered(options.language)
     if language != preferences.language:
         preferences.language = language
         trouble = save_preferences(preferences)
         if trouble:
             print(visible(trouble), file=sys.stderr)
     return language
+
+
+def _offered(language: str) -> str:
+    """`language` if storyhost speaks it, else a usage error in one line listing those it does."""
+    try:
+        return check_language(language)
+    except UnknownLanguage as error:
+        raise UsageError(str(error)) from error
 
 
 def _speak(language: str) -> None:
@@ -321,7 +333,8 @@ def _play(options: argparse.Namespace) -> None:
         settings = {**new_settings(options), "language": language}
         match = Match(make(options.game, settings))
     except DeckTooSmall as error:
-        raise UsageError(f"{options.deck or 'The built-in deck'}: {error}") from error
+        deck = options.deck or _("The built-in deck")
+        raise UsageError(f"{deck}: {error}") from error
     except DeckError as error:  # every problem of the file, one line each
         raise UsageError(*(f"{error.source}: {problem}" for problem in error.problems)) from error
     except (SetupError, ValueError) as error:
@@ -334,8 +347,10 @@ def _play(options: argparse.Namespace) -> None:
         game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
         assert saved is not None
-        print(f"{games()[options.game].title}, game {game_id}. Players: {', '.join(settings['players'])}. "
-              + ("Say 'help' at any time." if options.speech else "Type help at any time."))
+        started = (_("{game}, game {number}. Players: {players}. Say '{help}' at any time.") if options.speech else
+                   _("{game}, game {number}. Players: {players}. Type {help} at any time."))
+        print(started.format(game=games()[options.game].title, number=game_id, players=", ".join(settings["players"]),
+                             help=p_("verb", "help")))
         _run(store, saved, match, options, inputs, listening)
 
 
@@ -350,13 +365,16 @@ def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
         factory = make(saved.game, saved.settings)
         factory()  # settings that cannot build the game are damaged, whatever the moves
     except SetupError as error:
-        raise GameDamaged(f"Game {saved.id} cannot be resumed with its saved settings: {error}") from error
+        raise GameDamaged(_("Game {number} cannot be resumed with its saved settings: {error}")
+                          .format(number=saved.id, error=error)) from error
     except (KeyError, TypeError) as error:
-        raise GameDamaged(f"Game {saved.id} cannot be resumed: its saved settings are damaged.") from error
+        raise GameDamaged(_("Game {number} cannot be resumed: its saved settings are damaged.")
+                          .format(number=saved.id)) from error
     try:
         return Match(factory, actions)
     except (IllegalAction, SetupError, DeckError) as error:
-        raise GameDamaged(f"Game {saved.id} cannot be replayed by this storyhost: {error}") from error
+        raise GameDamaged(_("Game {number} cannot be replayed by this storyhost: {error}")
+                          .format(number=saved.id, error=error)) from error
 
 
 def _resume(options: argparse.Namespace) -> None:
@@ -367,7 +385,7 @@ def _resume(options: argparse.Namespace) -> None:
         if options.id is not None:
             saved = store.get(options.id)
             if saved is None:
-                raise UsageError(f"There is no saved game {options.id}; 'storyhost games' lists them.")
+                raise UsageError(_("There is no saved game {number}; 'storyhost games' lists them.").format(number=options.id))
             match = _open(store, saved, held)
         else:
             passed_over = []
@@ -382,50 +400,67 @@ def _resume(options: argparse.Namespace) -> None:
                 for line in passed_over[:-1]:
                     print(line, file=sys.stderr)
                 raise UsageError(passed_over[-1] if passed_over else
-                                "There is no unfinished game to resume; start one with 'storyhost play'.")
+                                _("There is no unfinished game to resume; start one with 'storyhost play'."))
             for line in passed_over:
-                print(f"{line} Resuming another game.", file=sys.stderr)
+                print(_("{trouble} Resuming another game.").format(trouble=line), file=sys.stderr)
         _speak(saved.settings.get("language", DEFAULT_LANGUAGE))
         _needs_phones(saved.game, saved.settings, options)
         inputs = _inputs(options, saved.settings["players"])
-        print(f"Resuming {games()[saved.game].title}, game {saved.id}, after {len(match.log)} moves.")
+        print(n_("Resuming {game}, game {number}, after {count} move.", "Resuming {game}, game {number}, after {count} moves.",
+                 len(match.log)).format(game=games()[saved.game].title, number=saved.id, count=len(match.log)))
         _run(store, saved, match, options, inputs, listening)
 
 
-def when(stamp: str, now: datetime) -> str:
+def when(stamp: str, now: datetime, language: str = DEFAULT_LANGUAGE) -> str:
     """A saved time as a person says it, in local time: 'today at 09:06', 'yesterday at 21:40',
-    'on 3 March 2026 at 18:00'."""
+    'on March 3, 2026 at 18:00' (the date in the language's own long form, by Babel)."""
     moment = datetime.fromisoformat(stamp).astimezone(now.tzinfo)
     clock = f"{moment:%H:%M}"
     if moment.date() == now.date():
-        return f"today at {clock}"
+        return _("today at {time}").format(time=clock)
     if moment.date() == now.date() - timedelta(days=1):
-        return f"yesterday at {clock}"
-    return f"on {moment.day} {moment:%B %Y} at {clock}"
+        return _("yesterday at {time}").format(time=clock)
+    return _("on {date} at {time}").format(date=format_date(moment.date(), "long", locale=language), time=clock)
 
 
 def _games(options: argparse.Namespace) -> None:
     with GameStore.open() as store:
         saved_games = list(store.games())
     if not saved_games:
-        print("No saved games yet; start one with 'storyhost play GAME --players NAME NAME NAME'.")
+        print(_("No saved games yet; start one with 'storyhost play GAME --players NAME NAME NAME'."))
     now = datetime.now().astimezone()
+    language = load_preferences()[0].language
     for saved in saved_games:
         if saved.damage is not None:
             print(f"{saved.id}: {saved.damage}")
             continue
-        state = "over" if saved.finished else "in progress"
-        players = join_names(saved.settings["players"])
-        moves = "no moves yet" if saved.moves == 0 else plural(saved.moves, "move")
+        listed = (_("{number}: {game} with {players}; {moves}, over, last played {when}.") if saved.finished else
+                  _("{number}: {game} with {players}; {moves}, in progress, last played {when}."))
+        moves = (_("no moves yet") if saved.moves == 0 else
+                 n_("{count} move", "{count} moves", saved.moves).format(count=saved.moves))
         adapter = adapter_for(saved.game)
-        print(visible(
-            f"{saved.id}: {adapter.spec.title}{adapter.variant(saved.settings)} with {players}; {moves}, {state}, "
-            f"last played {when(saved.updated, now)}."
-        ))
+        print(visible(listed.format(
+            number=saved.id, game=adapter.spec.title + adapter.variant(saved.settings),
+            players=join_names(saved.settings["players"]), moves=moves, when=when(saved.updated, now, language))))
 
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
-    out.write(rules_text(options.game).read_text(encoding="utf-8"))
+    """The rules in --language, else in the language of the last game."""
+    if options.language is None:
+        language, trouble = _remembered()
+        if trouble:
+            print(visible(trouble), file=sys.stderr)
+    else:
+        language = _offered(options.language)
+    with speaking(translations(language)):
+        out.write(rules_in(options.game, language))
+
+
+def _remembered() -> tuple[str, str | None]:
+    """The language of the last game (English before any), and a sentence when the preferences
+    could not be read."""
+    preferences, trouble = load_preferences()
+    return preferences.language, trouble
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,6 +468,11 @@ def main(argv: list[str] | None = None) -> int:
     `storyhost models list | head -1`) or in one line (a full disk), for every command."""
     argv = sys.argv[1:] if argv is None else argv
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
+    with speaking(translations(_remembered()[0])):  # play and resume switch to the game's language
+        return _run_command(argv, handlers)
+
+
+def _run_command(argv: list[str], handlers: Mapping[str, Callable[[argparse.Namespace], None]]) -> int:
     try:
         if argv[:1] and argv[0] in DELEGATED:
             status = int(importlib.import_module(DELEGATED[argv[0]]).main(argv[1:]))
@@ -453,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         _tell(str(error))
         return 1
     except KeyboardInterrupt:
-        print("\nStopped. The game is saved: 'storyhost resume' continues it.")
+        print("\n" + _("Stopped. The game is saved: 'storyhost resume' continues it."))
         return 130
     except BrokenPipeError:  # the reader has gone (| head): nobody is left to tell
         _discard_output()
@@ -462,7 +502,10 @@ def main(argv: list[str] | None = None) -> int:
         if error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             return _crash(error)
         _discard_output()
-        _tell(f"storyhost stopped: {error.strerror} (writing {error.filename or 'its output'}).")
+        if error.filename:
+            _tell(_("storyhost stopped: {reason} (writing {file}).").format(reason=error.strerror, file=error.filename))
+        else:
+            _tell(_("storyhost stopped: {reason} (writing its output).").format(reason=error.strerror))
         return 1
     except Exception as error:  # a bug: keep the details for the developers, not the table
         return _crash(error)
@@ -474,13 +517,12 @@ def _crash(error: Exception) -> int:
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("a", encoding="utf-8") as file:
             traceback.print_exc(file=file)
-        details = f"Details are in {log}."
+        details = _("Details are in {file}.").format(file=log)
     except OSError as trouble:
-        details = f"Its details could not be written to {log} ({trouble.strerror})."
-    _tell(
-        f"storyhost met an internal error ({type(error).__name__}: {error}). Every move made so far is saved;"
-        f" 'storyhost resume' continues the game. {details}"
-    )
+        details = _("Its details could not be written to {file} ({reason}).").format(file=log, reason=trouble.strerror)
+    _tell(_("storyhost met an internal error ({kind}: {error}). Every move made so far is saved;"
+            " 'storyhost resume' continues the game. {details}").format(kind=type(error).__name__, error=error,
+                                                                       details=details))
     return 1
 
 

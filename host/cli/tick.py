@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from games.language import _
 from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
@@ -83,11 +84,12 @@ def _read_terms(path: Path) -> dict[str, list[str]]:
     try:
         data = read_json(path)
     except FileRefused as refused:
-        raise UsageError(f"the terms file {refused}") from None
+        raise UsageError(_("the terms file {refused}").format(refused=refused)) from None
     if not isinstance(data, dict) or not all(
         isinstance(terms, list) and all(isinstance(term, str) for term in terms) for terms in data.values()
     ):
-        raise UsageError(f'the terms file {path} must map each player to a list of terms: {{"Ann": ["dog", "snow"]}}')
+        raise UsageError(_('the terms file {file} must map each player to a list of terms: {example}').format(
+            file=path, example='{"Ann": ["dog", "snow"]}'))
     return {_composed(player): [_composed(term) for term in terms] for player, terms in data.items()}
 
 
@@ -95,7 +97,7 @@ def _read_story(path: Path) -> str:
     try:
         return _composed(read_text(path, MAX_TRANSCRIPT_BYTES))
     except FileRefused as refused:
-        raise UsageError(f"the transcript {refused}") from None
+        raise UsageError(_("the transcript {refused}").format(refused=refused)) from None
 
 
 def judge(
@@ -204,7 +206,7 @@ def _teller(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Iterable
             raise UsageError(f"--audio hears English only, not {args.language!r}: give the story as --transcript FILE")
         return _recording(args)
     if args.asr is not None or args.model is not None:
-        raise UsageError("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE")
+        raise UsageError(_("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE"))
     story = _read_story(args.transcript)
     return lambda tracker: tracker.say(story)
 
@@ -240,7 +242,7 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         if not args.card.strip():
-            raise UsageError("the card text is empty; give the card's sentence with --card")
+            raise UsageError(_("the card text is empty; give the card's sentence with --card"))
         terms = _read_terms(args.terms)
         tell = _teller(args)
     except UsageError as failure:

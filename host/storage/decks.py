@@ -18,6 +18,7 @@ from games.decks import (
     builtin_opening_cards, builtin_tale, parse_described_deck, parse_opening_cards, parse_tale,
 )
 from games.json_checks import DeckProblems, JsonObject
+from games.language import _
 from host.storage.files import FileRefused, parse_json, read_capped, read_head, read_text
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def read_picture(path: str) -> tuple[bytes, str]:
     data = read_capped(Path(path), MAX_IMAGE_BYTES)
     kind = image_kind(data[:12])
     if kind is None:
-        raise FileRefused(path, "this is not a PNG, JPEG or WebP picture")
+        raise FileRefused(path, _("this is not a PNG, JPEG or WebP picture"))
     return data, PICTURE_TYPES[kind]
 
 
@@ -123,9 +124,10 @@ def _pictures_in(folder: Path) -> PictureFile:
         except FileRefused as refused:
             raise PictureRefused(f"{name!r}: {refused.problem}") from None
         if image_kind(head) is None:
-            raise PictureRefused(f"{name!r} is not a PNG, JPEG or WebP picture")
+            raise PictureRefused(_("{name!r} is not a PNG, JPEG or WebP picture").format(name=name))
         if size > MAX_IMAGE_BYTES:
-            raise PictureRefused(f"{name!r} is larger than {MAX_IMAGE_BYTES >> 20} MiB: make the picture smaller")
+            raise PictureRefused(_("{name!r} is larger than {size} MiB: make the picture smaller").format(
+                name=name, size=MAX_IMAGE_BYTES >> 20))
         return str(file.absolute())
 
     return picture

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from games.language import _
+
 #: the largest JSON file read (a deck of a thousand cards is well under 1 MB)
 MAX_JSON_BYTES = 4 << 20
 
@@ -29,23 +31,23 @@ def read_head(path: Path, count: int) -> tuple[bytes, int]:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is refused
     except OSError as error:
-        raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+        raise FileRefused(path, _("cannot read the file: {reason}").format(reason=error.strerror or error)) from None
     status = os.fstat(descriptor)
     if not stat.S_ISREG(status.st_mode):
         os.close(descriptor)
-        raise FileRefused(path, "this is not a regular file (a folder, a device or a pipe)")
+        raise FileRefused(path, _("this is not a regular file (a folder, a device or a pipe)"))
     with os.fdopen(descriptor, "rb") as file:
         try:
             return file.read(count), status.st_size
         except OSError as error:
-            raise FileRefused(path, f"cannot read the file: {error.strerror or error}") from None
+            raise FileRefused(path, _("cannot read the file: {reason}").format(reason=error.strerror or error)) from None
 
 
 def read_capped(path: Path, limit: int) -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them."""
-    data, _ = read_head(path, limit + 1)  # counted as read: the file may grow after fstat
+    data, _size = read_head(path, limit + 1)  # counted as read: the file may grow after fstat
     if len(data) > limit:
-        raise FileRefused(path, f"the file is larger than {limit // 1024} KiB, too large to be right")
+        raise FileRefused(path, _("the file is larger than {size} KiB, too large to be right").format(size=limit // 1024))
     return data
 
 
@@ -54,7 +56,7 @@ def read_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
     try:
         return read_capped(path, limit).decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise FileRefused(path, "the file is not UTF-8 text") from None
+        raise FileRefused(path, _("the file is not UTF-8 text")) from None
 
 
 def parse_json(text: str, path: Path | str,
@@ -64,12 +66,13 @@ def parse_json(text: str, path: Path | str,
     try:
         return json.loads(text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as error:
-        problem = f"line {error.lineno}, column {error.colno}: this is not valid JSON ({error.msg})"
+        problem = _("line {line}, column {column}: this is not valid JSON ({detail})").format(
+            line=error.lineno, column=error.colno, detail=error.msg)
         raise FileRefused(path, problem) from None
     except RecursionError:
-        raise FileRefused(path, "the JSON is nested too deeply to be read") from None
+        raise FileRefused(path, _("the JSON is nested too deeply to be read")) from None
     except ValueError:  # an integer of thousands of digits
-        raise FileRefused(path, "the JSON holds a number too long to be read") from None
+        raise FileRefused(path, _("the JSON holds a number too long to be read")) from None
 
 
 def read_json(path: Path, limit: int = MAX_JSON_BYTES) -> Any:

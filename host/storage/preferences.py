@@ -13,6 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
+from games.base import join_names
+from games.language import N_, _
 from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
 from host.storage.catalogs import languages
 from host.storage.files import FileRefused, read_json
@@ -21,6 +23,8 @@ from host.audio.speaker import DEFAULT_RATE, MAX_RATE, MIN_RATE
 VERBOSITIES = ("brief", "normal", "detailed")
 RATE_STEP = 25  # words a minute per "slower" or "faster"
 MAX_PREFERENCES_BYTES = 64 * 1024
+#: each preference as a trouble names it
+UNUSABLE = {"verbosity": N_("verbosity"), "rate": N_("rate"), "language": N_("language")}
 
 
 @dataclass
@@ -56,9 +60,9 @@ def load() -> tuple[Preferences, str | None]:
     except FileRefused as refused:
         if not path.exists() and not path.is_symlink():
             return Preferences(), None
-        return Preferences(), f"Could not read the preferences in {refused}; using the defaults."
+        return Preferences(), _("Could not read the preferences in {refused}; using the defaults.").format(refused=refused)
     if not isinstance(data, dict):
-        return Preferences(), f"The preferences in {path} are not a JSON object; using the defaults."
+        return Preferences(), _("The preferences in {file} are not a JSON object; using the defaults.").format(file=path)
     preferences = Preferences()
     wrong = []
     if "verbosity" in data:
@@ -78,9 +82,9 @@ def load() -> tuple[Preferences, str | None]:
         else:
             wrong.append("language")
     if wrong:
-        return preferences, (
-            f"The preferences in {path} have an unusable {' and '.join(wrong)}; using the default instead."
-        )
+        unusable = join_names([_(UNUSABLE[key]) for key in wrong])
+        return preferences, _("The preferences in {file} have an unusable {settings}; using the default instead.").format(
+            file=path, settings=unusable)
     return preferences, None
 
 
@@ -93,5 +97,6 @@ def save(preferences: Preferences) -> str | None:
         partial.write_text(json.dumps(asdict(preferences), indent=2) + "\n", encoding="utf-8")
         partial.replace(path)
     except OSError as error:
-        return f"Could not save the preferences in {path} ({error.strerror}); they last until the game ends."
+        return _("Could not save the preferences in {file} ({reason}); they last until the game ends.").format(
+            file=path, reason=error.strerror)
     return None

@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, TextIO
 
 
 from games.base import Action
+from games.language import _, n_
 from models.locate import data_dir
 
 #: PRAGMA user_version of the current layout; 0 is the layout before moves were counted and
@@ -147,7 +148,7 @@ class GameStore:
             _user_only(path)
             self._db = sqlite3.connect(path, isolation_level=None, timeout=10)
         except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"Cannot open the saved games file {path}: {error}.") from error
+            raise StoreError(_("Cannot open the saved games file {file}: {error}.").format(file=path, error=error)) from error
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -157,7 +158,7 @@ class GameStore:
         except sqlite3.DatabaseError as error:
             self._db.close()
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
-                raise StoreError(f"The saved games file {path} is busy in another storyhost; try again.") from error
+                raise StoreError(_("The saved games file {file} is busy in another storyhost; try again.").format(file=path)) from error
             raise self._damaged(str(error)) from error
         except StoreError:
             self._db.close()
@@ -195,8 +196,9 @@ class GameStore:
 
     def _damaged(self, detail: str) -> StoreError:
         return StoreError(
-            f"The saved games file {self.path} is damaged (SQLite: {' '.join(detail.split())}); storyhost changes nothing in it."
-            f" {self._keep_copy()} Move the file away to start a new one."
+            _("The saved games file {file} is damaged (SQLite: {detail}); storyhost changes nothing in it."
+              " {copy} Move the file away to start a new one.").format(
+                file=self.path, detail=" ".join(detail.split()), copy=self._keep_copy())
         )
 
     def _keep_copy(self) -> str:
@@ -212,8 +214,8 @@ class GameStore:
                     shutil.copyfile(wal, f"{copy}-wal")
                     os.chmod(f"{copy}-wal", 0o600)
         except OSError as error:
-            return f"No copy could be kept ({error.strerror})."
-        return f"A copy is kept at {copy}."
+            return _("No copy could be kept ({reason}).").format(reason=error.strerror)
+        return _("A copy is kept at {file}.").format(file=copy)
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
@@ -225,7 +227,7 @@ class GameStore:
                 self._check_integrity()
             except sqlite3.DatabaseError as failed:
                 raise self._damaged(str(failed)) from error
-            raise StoreError(f"Cannot read the saved games file {self.path}: {error}.") from error
+            raise StoreError(_("Cannot read the saved games file {file}: {error}.").format(file=self.path, error=error)) from error
 
     def _upgrade(self) -> None:
         """Create the tables, or bring a file of an older storyhost up to date (in one transaction)."""
@@ -234,7 +236,8 @@ class GameStore:
         with self._transaction():  # two storyhosts starting at once upgrade it once
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
-                raise StoreError(f"The saved games file {self.path} was written by a newer storyhost; update storyhost to read it.")
+                raise StoreError(_("The saved games file {file} was written by a newer storyhost; update storyhost to read it.")
+                                 .format(file=self.path))
             if version == VERSION:
                 return
             old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone() is not None
@@ -286,21 +289,22 @@ class GameStore:
                 yield
         except sqlite3.DatabaseError as error:
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
-                raise StoreError(f"Cannot save to {self.path}: another storyhost kept it busy; the move was not saved.") from error
+                raise StoreError(_("Cannot save to {file}: another storyhost kept it busy; the move was not saved.")
+                                 .format(file=self.path)) from error
             if "malformed" in str(error):
                 raise self._damaged(str(error)) from error
-            raise StoreError(f"Cannot save to {self.path}: {error}.") from error
+            raise StoreError(_("Cannot save to {file}: {error}.").format(file=self.path, error=error)) from error
 
     def _count(self, game_id: int) -> tuple[int, str]:
         row = self._db.execute("SELECT moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"There is no game {game_id} in {self.path}.")
+            raise StoreError(_("There is no game {number} in {file}.").format(number=game_id, file=self.path))
         return int(row[0]), str(row[1])
 
     def _changed_elsewhere(self, game_id: int, moves: int, expected: int) -> StoreError:
         return StoreError(
-            f"Game {game_id} was changed by another storyhost ({moves} moves saved, this one expected {expected});"
-            " nothing was saved: resume it again to see it as it is."
+            _("Game {number} was changed by another storyhost ({moves} moves saved, this one expected {expected});"
+              " nothing was saved: resume it again to see it as it is.").format(number=game_id, moves=moves, expected=expected)
         )
 
     def create(self, game: str, settings: dict[str, Any], held: ExitStack | None = None) -> int:
@@ -409,17 +413,17 @@ class GameStore:
             damage = None
             origin = _first_digest(game, settings)
             if count != moves or (highest if count else -1) != moves - 1:
-                damage = self._damage(id_, f"{count} of its {moves} moves can be read" if count < moves else "its moves do not match its record")
+                damage = self._damage(id_, self._short(count, moves) if count < moves else _("its moves do not match its record"))
             elif (_chain(origin, *first[:3]) != first[3]) if moves else digest != origin:
-                damage = self._damage(id_, "its settings or first move were altered")
+                damage = self._damage(id_, _("its settings or first move were altered"))
             elif moves and not digest == last[3] == _chain(before_last if moves > 1 else origin, *last[:3]):
-                damage = self._damage(id_, "its last move was altered")
+                damage = self._damage(id_, _("its last move was altered"))
             elif (noted := known.get(id_)) is not None and (noted[0] > moves or noted[0] == moves and noted[1] != digest):
                 damage = self._behind(id_, noted[0])
             try:
                 parsed = json.loads(settings)
             except ValueError:
-                parsed, damage = {}, damage or self._damage(id_, "its settings cannot be read")
+                parsed, damage = {}, damage or self._damage(id_, _("its settings cannot be read"))
             saved.append(SavedGame(id_, game, parsed, created, updated, bool(finished), moves, damage))
         return saved
 
@@ -430,17 +434,32 @@ class GameStore:
             return []
 
     def _damage(self, game_id: int, trouble: str) -> str:
-        return (
-            f"Game {game_id} in {self.path} is damaged: {trouble}, so storyhost will not replay it short."
-            f" {self._keep_copy()} The other games are not affected."
-        )
+        return _("Game {number} in {file} is damaged: {trouble}, so storyhost will not replay it short."
+                 " {copy} The other games are not affected.").format(number=game_id, file=self.path, trouble=trouble,
+                                                                     copy=self._keep_copy())
+
+    @staticmethod
+    def _short(count: int, moves: int) -> str:
+        return n_("{count} of its {moves} move can be read", "{count} of its {moves} moves can be read", moves).format(
+            count=count, moves=moves)
+
+    @staticmethod
+    def _busy(game_id: int, pid: str, machine: str) -> str:
+        """GameBusy's sentence: who holds the game, as its open-game file says."""
+        if not pid:
+            return _("Game {number} is open in another storyhost; close it there first.").format(number=game_id)
+        if machine in ("", socket.gethostname()):
+            return _("Game {number} is open in another storyhost (pid {pid}); close it there first.").format(
+                number=game_id, pid=pid)
+        return _("Game {number} is open in another storyhost (pid {pid} on {machine}); close it there first.").format(
+            number=game_id, pid=pid, machine=machine)
 
     def actions(self, game_id: int) -> list[Action]:
         """The game's whole log, its hash chain replayed; GameDamaged if it cannot be read whole."""
         with self._reading():
             game = self._db.execute("SELECT game, settings, moves, digest FROM games WHERE id = ?", (game_id,)).fetchone()
             if game is None:
-                raise StoreError(f"There is no game {game_id} in {self.path}.")
+                raise StoreError(_("There is no game {number} in {file}.").format(number=game_id, file=self.path))
             rows = self._db.execute(
                 "SELECT seq, verb, player, args, digest FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
@@ -450,13 +469,13 @@ class GameStore:
         for expected, (seq, verb, player, args, saved) in enumerate(rows):
             digest_so_far = _chain(digest_so_far, verb, player, args)
             if seq != expected or saved != digest_so_far:
-                raise GameDamaged(self._damage(game_id, f"move {expected + 1} is missing or altered"))
+                raise GameDamaged(self._damage(game_id, _("move {number} is missing or altered").format(number=expected + 1)))
             try:
                 actions.append(Action(verb, player, tuple(json.loads(args))))
             except (ValueError, TypeError) as error:
-                raise GameDamaged(self._damage(game_id, f"move {expected + 1} cannot be read")) from error
+                raise GameDamaged(self._damage(game_id, _("move {number} cannot be read").format(number=expected + 1))) from error
         if len(rows) < moves:
-            raise GameDamaged(self._damage(game_id, f"{len(rows)} of its {moves} moves can be read"))
+            raise GameDamaged(self._damage(game_id, self._short(len(rows), moves)))
         if len(rows) != moves or digest_so_far != digest:
             raise GameDamaged(self._damage(game_id, "its moves do not match its record"))
         return actions
@@ -487,8 +506,11 @@ class GameStore:
     def _behind(self, game_id: int, moves: int) -> str:
         return self._damage(
             game_id,
-            f"it had {moves} moves when last saved on this computer and fewer can be read now (the file lost"
-            f" them, or is an older copy; to play it as it is, delete {self._head_file(game_id)})",
+            n_("it had {count} move when last saved on this computer and fewer can be read now (the file lost"
+               " it, or is an older copy; to play it as it is, delete {file})",
+               "it had {count} moves when last saved on this computer and fewer can be read now (the file lost"
+               " them, or is an older copy; to play it as it is, delete {file})", moves).format(
+                count=moves, file=self._head_file(game_id)),
         )
 
     def _note_head(self, game_id: int, moves: int, digest: str | None) -> None:
@@ -510,17 +532,18 @@ class GameStore:
             head.parent.mkdir(mode=0o700, exist_ok=True)
             handle = open(head, "a+", encoding="utf-8")
         except OSError as error:
-            raise StoreError(f"Cannot mark game {game_id} as open in {head.parent}: {error.strerror}.") from error
+            raise StoreError(_("Cannot mark game {number} as open in {folder}: {reason}.").format(
+                number=game_id, folder=head.parent, reason=error.strerror)) from error
         with handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as error:
                 if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise StoreError(f"Cannot mark game {game_id} as open in {head.parent}: {error.strerror}.") from error
+                    raise StoreError(_("Cannot mark game {number} as open in {folder}: {reason}.").format(
+                        number=game_id, folder=head.parent, reason=error.strerror)) from error
                 handle.seek(0)
                 holder = (handle.readline().split() + [""])[:2]
-                who = f" (pid {holder[0]})" if holder[1] in ("", socket.gethostname()) else f" (pid {holder[0]} on {holder[1]})"
-                raise GameBusy(f"Game {game_id} is open in another storyhost{who if holder[0] else ''}; close it there first.") from error
+                raise GameBusy(self._busy(game_id, *holder)) from error
             known = self._last_known(game_id)
             with self._reading():
                 saved = self._db.execute("SELECT moves FROM games WHERE id = ?", (game_id,)).fetchone()
