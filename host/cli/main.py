@@ -413,14 +413,16 @@ def _resume(options: argparse.Namespace) -> None:
 
 def when(stamp: str, now: datetime, language: str = DEFAULT_LANGUAGE) -> str:
     """A saved time as a person says it, in local time: 'today at 09:06', 'yesterday at 21:40',
-    'on March 3, 2026 at 18:00' (the date in the language's own long form, by Babel)."""
+    'on 3 March 2026 at 18:00' (the month's name by Babel, in the language)."""
     moment = datetime.fromisoformat(stamp).astimezone(now.tzinfo)
     clock = f"{moment:%H:%M}"
     if moment.date() == now.date():
         return _("today at {time}").format(time=clock)
     if moment.date() == now.date() - timedelta(days=1):
         return _("yesterday at {time}").format(time=clock)
-    return _("on {date} at {time}").format(date=format_date(moment.date(), "long", locale=language), time=clock)
+    # the date's pattern (Unicode CLDR's) is the language's: '28 February 2026', '28 de febrero de 2026'
+    day = format_date(moment.date(), _("d MMMM y"), locale=language)
+    return _("on {date} at {time}").format(date=day, time=clock)
 
 
 def _games(options: argparse.Namespace) -> None:

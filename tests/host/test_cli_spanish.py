@@ -123,7 +123,7 @@ def test_a_saved_time_is_said_in_spanish_with_babels_month_names() -> None:
         assert when((now - timedelta(hours=1)).isoformat(), now, "es") == "hoy a las 11:00"
         assert when((now - timedelta(days=1)).isoformat(), now, "es") == "ayer a las 12:00"
         assert when("2026-03-03T18:00:00+00:00", now, "es") == "el 3 de marzo de 2026 a las 18:00"
-    assert when("2026-03-03T18:00:00+00:00", now) == "on March 3, 2026 at 18:00"
+    assert when("2026-03-03T18:00:00+00:00", now) == "on 3 March 2026 at 18:00"
 
 
 def test_troubles_with_the_preferences_are_told_in_spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
