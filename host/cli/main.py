@@ -22,7 +22,7 @@ from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_name
 from host.adapters.base import adapter_for
 from host.adapters.listening import Hearing
 from host.audio.sources import MicGate, MicrophoneSource
-from host.cli.usage import UsageError
+from host.cli.usage import UsageError, speak_argparse
 from host.cli.catalog import add_play_options, games, make, new_settings
 from host.storage.decks import DeckError
 from host.storage.files import FileRefused
@@ -470,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     `storyhost models list | head -1`) or in one line (a full disk), for every command."""
     argv = sys.argv[1:] if argv is None else argv
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
+    speak_argparse()
     with speaking(translations(_remembered()[0])):  # play and resume switch to the game's language
         return _run_command(argv, handlers)
 

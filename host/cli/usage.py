@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
+from games.language import N_, _, n_
+
 
 class UsageError(Exception):
     """A problem with what was asked for: printed on stderr, exit status 2; one line, or one for
@@ -22,3 +24,30 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self.error_format.format(message=message))
+
+
+#: what argparse itself says of a wrong command line (a missing --players, an unknown option):
+#: it passes each through gettext's `_` as it says it, so these are marked for the catalog
+ARGPARSE_ERRORS = (
+    N_("usage: "),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse's errors in the table's language: its `_` and `ngettext` become the catalog's
+    (the messages it does not list, its help texts among them, stay English)."""
+    setattr(argparse, "_", _)
+    setattr(argparse, "ngettext", n_)

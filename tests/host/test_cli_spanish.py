@@ -1,6 +1,6 @@
 """The command line in Spanish: `storyhost rules GAME` from rules.es.md, the games list, the
-resume line and usage errors in the language of the last game; every game's rules translated
-into every language storyhost offers, with the same sections."""
+resume line and usage errors (argparse's too) in the language of the last game; every game's
+rules translated into every language storyhost offers, with the same sections."""
 from __future__ import annotations
 
 import re
@@ -113,6 +113,9 @@ def test_the_command_line_speaks_the_language_of_the_last_game(tmp_path: Path) -
                                  "--timer", "0", stdin="quit\n")
     assert out_of_range.returncode == 2
     assert out_of_range.stderr == "--timer tiene que ser un número entero de 1 a 3600, no 0.\n"
+    no_players = run_storyhost(tmp_path, "play", "dixit")  # argparse's own error, through the catalog
+    assert no_players.returncode == 2
+    assert no_players.stderr.splitlines()[-1] == "storyhost play: error: faltan estos argumentos obligatorios: --players"
     for line in (listed.stdout + resumed.stdout.splitlines()[0] + unknown.stderr + out_of_range.stderr).splitlines():
         assert not ENGLISH.search(line.replace("Dixit", "")), line
 
