@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
 
 from games.base import GameState
 from games.registry import registered
@@ -111,6 +112,39 @@ def test_a_language_storyhost_lacks_is_refused_in_one_line_listing_those_it_has(
         check_language("fr")
     assert str(refused.value).startswith("storyhost does not speak 'fr'; it speaks en (English)")
     assert "\n" not in str(refused.value)
+
+
+def disagreements(parts: dict[str, Catalog]) -> list[str]:
+    """Messages that two files of one language translate differently (loading keeps one)."""
+    seen: dict[Key, tuple[str, object]] = {}
+    found = []
+    for name, part in parts.items():
+        for entry in part:
+            if not entry.id:
+                continue
+            key = ((entry.id[0] if isinstance(entry.id, tuple) else entry.id), entry.context)
+            if key in seen and seen[key][1] != entry.string:
+                found.append(f"{key[0]!r} is translated differently in {seen[key][0]} and {name}")
+            seen.setdefault(key, (name, entry.string))
+    return found
+
+
+@pytest.mark.parametrize("language", [code for code in languages() if code != DEFAULT])
+def test_no_message_is_translated_two_ways(language: str) -> None:
+    folder = ROOT / "host" / "locale" / language
+    parts = {}
+    for po in sorted(folder.glob("*.po")):
+        with po.open("rb") as file:
+            parts[po.name] = read_po(file, locale=language)
+    assert disagreements(parts) == []
+
+
+def test_the_check_catches_a_message_translated_two_ways() -> None:
+    one, other = Catalog(locale="es"), Catalog(locale="es")
+    one.add("Noted.", "Anotado.")
+    other.add("Noted.", "Apuntado.")
+    other.add("Yes", "Sí")
+    assert disagreements({"a.po": one, "b.po": other}) == ["'Noted.' is translated differently in a.po and b.po"]
 
 
 @pytest.mark.parametrize("language", [code for code in languages() if code != DEFAULT])
