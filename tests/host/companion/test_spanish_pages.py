@@ -6,6 +6,7 @@ and axe-core finds nothing on them. No English word is left in what the companio
 from __future__ import annotations
 
 import html
+import json
 import re
 import urllib.error
 import urllib.request
@@ -15,11 +16,13 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from games.language import speaking
+from host.companion.pages import table_page
+from host.companion.screens import worded
+from host.storage.catalogs import translations
 from tests.host.companion.browser import Host, Pages, axe_violations
 from tests.host.companion.test_dixit_phones import raw_message
 from tests.host.companion.test_pages_without_javascript import same_when_loaded_anew
-
-pytestmark = pytest.mark.slow
 
 PLAYERS = ["Ana", "Bo", "Cy", "Di"]
 #: English words that no sentence of the companion's may leave in a Spanish page
@@ -50,6 +53,7 @@ def served(url: str) -> tuple[int, str]:
         return error.code, html.unescape(error.read().decode("utf-8"))
 
 
+@pytest.mark.slow
 def test_a_spanish_game_s_pages(browser: WebDriver, tmp_path: Path) -> None:
     host = Host(tmp_path, "play", "dixit", "--language", "es", "--players", *PLAYERS, "--seed", "1", language="es")
     try:
@@ -102,3 +106,20 @@ def test_a_spanish_game_s_pages(browser: WebDriver, tmp_path: Path) -> None:
         assert "Este enlace ya no funciona" in gone and "Abrir la página para unirse" in gone
     finally:
         host.close()
+
+
+@pytest.mark.parametrize(("language", "unit", "said"), [("en", "ticked", "12 seconds left Sabine 2 of 5 ticked"),
+                                                         ("es", "marcados", "Segundos restantes: 12 Sabine 2 de 5 marcados")])
+def test_the_timer_and_a_count_in_the_game_s_language(language: str, unit: str, said: str) -> None:
+    """The timer's sentence keeps its number apart for the script to count down, in any word
+    order; a meter's count is worded around its unit (the game's adapter words the unit)."""
+    table = {"heading": "", "now": "", "big": "", "big_label": "", "timer_of": 60, "meters_label": "",
+             "meters": [{"name": "Sabine", "count": 2, "of": 5, "unit": unit, "note": ""}], "grid": None, "cards": [],
+             "cards_label": "", "lines": []}
+    with speaking(translations(language)):
+        page = table_page("Stories!", language, {"table": worded(table), "scores": [], "timer_left": 12})
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page.split('<section class="scoreboard"')[0].split("<main>")[1]).split())
+    assert shown == said
+    assert f'<html lang="{language}">' in page
+    words = json.loads(page.split('<script id="words" type="application/json">')[1].split("</script>")[0])
+    assert "".join(words["seconds_left"]) == said.split(" Sabine")[0].replace("12", "")
