@@ -33,7 +33,7 @@ from host.storage.preferences import load as load_preferences
 from host.storage.preferences import save as save_preferences
 from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
 from host.storage.catalogs import NAMES, UnknownLanguage, check_language, languages, translations
-from games.language import use
+from games.language import _, use
 from host.session.screen import visible
 from host.session.session import Session, SessionConfig, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
@@ -168,7 +168,8 @@ def _start_companion(store: GameStore, saved: SavedGame, listening: Served, outp
     phone, in a game whose hands are dealt to them."""
     from host.companion.server import Companion
 
-    companion = Companion(store, saved.id, f"{games()[saved.game].title}, game {saved.id}", saved.game,
+    title = _("{title}, game {number}").format(title=games()[saved.game].title, number=saved.id)
+    companion = Companion(store, saved.id, title, saved.game,
                           saved.settings["players"], listening)
     companion.start()
     companion.invite(output)
