@@ -150,4 +150,7 @@ def test_the_check_catches_a_message_translated_two_ways() -> None:
 @pytest.mark.parametrize("language", [code for code in languages() if code != DEFAULT])
 def test_a_catalog_translates_with_its_languages_plural_forms(language: str) -> None:
     compiled = translations(language)
-    assert compiled.ngettext("{count} point", "{count} points", 1) != compiled.ngettext("{count} point", "{count} points", 2)
+    one, many = (compiled.ngettext("{count} point", "{count} points", count) for count in (1, 2))
+    assert one != many
+    assert {compiled.ngettext("{count} point", "{count} points", count) for count in (0, 3, 1_000_000)} == {many}
+    assert "points" not in many  # the .po file's plural rule, not one with more forms than it gives
