@@ -12,6 +12,7 @@ from babel.messages.extract import extract_from_dir
 
 from games.base import GameState
 from games.registry import registered
+from host.commands import HOST_COMMANDS
 from host.storage.catalogs import DEFAULT, catalog, check_language, languages, translations, UnknownLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,8 +27,8 @@ def subclasses(kind: type[GameState]) -> list[type[GameState]]:
 
 
 def words_of_commands() -> dict[Key, tuple[str, ...]]:
-    """Each registered game's command words ("verb") and the words of their usage ("param"),
-    which the code holds as ids, not as marked literals."""
+    """Each registered game's command words ("verb") and the words of their usage ("param"), and
+    the host commands' (host.commands), which the code holds as ids, not as marked literals."""
     registered()  # imports every game module
     found: dict[Key, tuple[str, ...]] = {("name", "param"): ("name",)}
     for state in subclasses(GameState):
@@ -35,6 +36,10 @@ def words_of_commands() -> dict[Key, tuple[str, ...]]:
             found[(verb.name, "verb")] = (verb.name,)
             for param in verb.params:
                 found[(param.removesuffix("..."), "param")] = (param.removesuffix("..."),)
+    for command in HOST_COMMANDS:
+        found[(command.name, "verb")] = (command.name,)
+        for param in command.usage.split()[1:]:
+            found[(param.casefold(), "param")] = (param.casefold(),)
     return found
 
 
