@@ -13,6 +13,7 @@ from babel.messages.pofile import read_po
 
 from games.base import GameState
 from games.registry import registered
+from host.commands import HOST_COMMANDS
 from host.storage.catalogs import DEFAULT, catalog, check_language, languages, translations, UnknownLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,15 +28,21 @@ def subclasses(kind: type[GameState]) -> list[type[GameState]]:
 
 
 def words_of_commands() -> dict[Key, tuple[str, ...]]:
-    """Each registered game's command words ("verb") and the words of their usage ("param"),
-    which the code holds as ids, not as marked literals."""
+    """Each registered game's command words ("verb") and the words of their usage ("param"), and
+    the host commands' (host.commands), which the code holds as ids, not as marked literals."""
     registered()  # imports every game module
     found: dict[Key, tuple[str, ...]] = {("name", "param"): ("name",)}
     for state in subclasses(GameState):
+        if not state.__module__.startswith("games."):  # a game of the tests (tests/games/toy.py) has no catalog
+            continue
         for verb in getattr(state, "verbs", {}).values():
             found[(verb.name, "verb")] = (verb.name,)
             for param in verb.params:
                 found[(param.removesuffix("..."), "param")] = (param.removesuffix("..."),)
+    for command in HOST_COMMANDS:
+        found[(command.name, "verb")] = (command.name,)
+        for param in command.usage.split()[1:]:
+            found[(param.casefold(), "param")] = (param.casefold(),)
     return found
 
 
