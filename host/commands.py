@@ -11,6 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from games.base import fold_name
+from games.language import N_, _, p_
+
 #: a command said aloud: (ways of saying it, the line it stands for, ask yes or no first)
 HostPhrase = tuple[tuple[str, ...], str, bool]
 #: when a command is listed among those of the moment in help, rather than among those of any time
@@ -41,38 +44,53 @@ class HostCommand:
     def name(self) -> str:
         return self.usage.split()[0]
 
+    @property
+    def word(self) -> str:
+        """The command's word in the table's language (typed commands also take `name`)."""
+        return p_("verb", self.name)
+
+    @property
+    def local_usage(self) -> str:
+        """'private NAME', in the table's language."""
+        return " ".join([self.word, *(p_("param", param.casefold()).upper() for param in self.usage.split()[1:])])
+
+    @property
+    def explained(self) -> str:
+        """`help` in the table's language."""
+        return _(self.help)
+
 
 HOST_COMMANDS: tuple[HostCommand, ...] = (
-    HostCommand("help", "the commands of the moment, then these", said=((("what can i say", "help"), "help", False),)),
-    HostCommand("repeat", "the last announcement again", said=((("repeat", "say again"), "repeat", False),)),
-    HostCommand("score", "the scores, and how the last points were scored", typed=("scores",),
+    HostCommand("help", N_("the commands of the moment, then these"), said=((("what can i say", "help"), "help", False),)),
+    HostCommand("repeat", N_("the last announcement again"), said=((("repeat", "say again"), "repeat", False),)),
+    HostCommand("score", N_("the scores, and how the last points were scored"), typed=("scores",),
                 said=((("score", "scores", "what is the score"), "score", False),)),
-    HostCommand("turn", "where the game stands and what to do now", typed=("whose turn", "status"),
+    HostCommand("turn", N_("where the game stands and what to do now"), typed=("whose turn", "status"),
                 said=((("whose turn", "whose turn is it"), "turn", False),)),
-    HostCommand("undo", "take back the last move, once you have heard whose it is and said yes",
+    HostCommand("undo", N_("take back the last move, once you have heard whose it is and said yes"),
                 said=((("undo", "take that back"), "undo", True),)),
     HostCommand(
-        "private NAME", "read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at the "
-        "next, never spoken", per_game=True, current="secrets",
+        "private NAME", N_("read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at "
+                           "the next, never spoken"), per_game=True, current="secrets",
     ),
-    HostCommand("link NAME", "a new private link for NAME's phone, the old one stops working", phones=True),
-    HostCommand("phones", "the phones' address and room code again, with the QR code", phones=True),
-    HostCommand("say TEXT", "type what the storyteller says, to tick the terms heard", per_game=True, current="telling",
+    HostCommand("link NAME", N_("a new private link for NAME's phone, the old one stops working"), phones=True),
+    HostCommand("phones", N_("the phones' address and room code again, with the QR code"), phones=True),
+    HostCommand("say TEXT", N_("type what the storyteller says, to tick the terms heard"), per_game=True, current="telling",
                 by_game=True),
-    HostCommand("time", "the time left in the story", per_game=True, current="telling", by_game=True,
+    HostCommand("time", N_("the time left in the story"), per_game=True, current="telling", by_game=True,
                 said=((("time left", "how much time"), "time", False),)),
-    HostCommand("grid", "the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line",
+    HostCommand("grid", N_("the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line"),
                 per_game=True, by_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
-    HostCommand("rate SPEED", "speak slower, faster, or at a number of words a minute", said=(
+    HostCommand("rate SPEED", N_("speak slower, faster, or at a number of words a minute"), said=(
         (("slower", "speak slower"), "rate slower", False),
         (("faster", "speak faster"), "rate faster", False),
     )),
-    HostCommand("verbosity LEVEL", "say less or more: brief, normal or detailed", said=(
+    HostCommand("verbosity LEVEL", N_("say less or more: brief, normal or detailed"), said=(
         (("brief", "be brief"), "verbosity brief", False),
         (("normal", "normal detail"), "verbosity normal", False),
         (("detailed", "more detail"), "verbosity detailed", False),
     )),
-    HostCommand("quit", "stop; 'storyhost resume' continues the game", typed=("exit",),
+    HostCommand("quit", N_("stop; 'storyhost resume' continues the game"), typed=("exit",),
                 said=((("quit", "stop the game"), "quit", True),)),
 )
 
@@ -90,8 +108,8 @@ def check(commands: tuple[HostCommand, ...]) -> dict[str, HostCommand]:
         if command.by_game and not command.per_game:
             raise ValueError(f"Host command {command.name!r}: a game's listener answers only a command a game offers.")
         by_name[command.name] = command
-        forms = [*command.typed, *(way for ways, line, _ in command.said for way in ways)]
-        for ways, line, _ in command.said:
+        forms = [*command.typed, *(way for ways, line, _confirmed in command.said for way in ways)]
+        for ways, line, _confirmed in command.said:
             if line.split()[0] != command.name:
                 raise ValueError(f"Host command {command.name!r}: its phrases {ways} stand for '{line}', another command.")
         for form in forms:
@@ -115,6 +133,13 @@ def check_handled(handlers: Iterable[str]) -> None:
 def names() -> frozenset[str]:
     """The names of the host commands."""
     return frozenset(command.name for command in HOST_COMMANDS)
+
+
+def command_named(word: str) -> str | None:
+    """The host command typed as `word`: its name or its word in the table's language, in any
+    case, with or without accents ('deshacer', 'undo'); None if `word` is none."""
+    folded = fold_name(word)
+    return next((command.name for command in HOST_COMMANDS if folded in (command.name, fold_name(command.word))), None)
 
 
 def offered(game_commands: Iterable[str], phones: bool = True) -> list[HostCommand]:
@@ -144,7 +169,7 @@ def check_game(game: str, game_commands: frozenset[str], game_phrases: tuple[Hos
     for name in game_commands:
         if name not in by_name or not by_name[name].per_game:
             raise ValueError(f"{game} offers the host command '{name}', which is no host command a game may offer.")
-    for ways, line, _ in game_phrases:
+    for ways, line, _confirmed in game_phrases:
         command = by_name.get(line.split()[0])
         if command is not None and command.name not in game_commands:
             raise ValueError(f"{game}'s phrases {ways} say '{line}', a host command {game} does not offer.")

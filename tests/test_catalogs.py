@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
 
 from games.base import GameState
 from games.registry import registered
+from host.commands import HOST_COMMANDS
 from host.storage.catalogs import DEFAULT, catalog, check_language, languages, translations, UnknownLanguage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,15 +28,21 @@ def subclasses(kind: type[GameState]) -> list[type[GameState]]:
 
 
 def words_of_commands() -> dict[Key, tuple[str, ...]]:
-    """Each registered game's command words ("verb") and the words of their usage ("param"),
-    which the code holds as ids, not as marked literals."""
+    """Each registered game's command words ("verb") and the words of their usage ("param"), and
+    the host commands' (host.commands), which the code holds as ids, not as marked literals."""
     registered()  # imports every game module
     found: dict[Key, tuple[str, ...]] = {("name", "param"): ("name",)}
     for state in subclasses(GameState):
+        if not state.__module__.startswith("games."):  # a game of the tests (tests/games/toy.py) has no catalog
+            continue
         for verb in getattr(state, "verbs", {}).values():
             found[(verb.name, "verb")] = (verb.name,)
             for param in verb.params:
                 found[(param.removesuffix("..."), "param")] = (param.removesuffix("..."),)
+    for command in HOST_COMMANDS:
+        found[(command.name, "verb")] = (command.name,)
+        for param in command.usage.split()[1:]:
+            found[(param.casefold(), "param")] = (param.casefold(),)
     return found
 
 
@@ -113,7 +121,43 @@ def test_a_language_storyhost_lacks_is_refused_in_one_line_listing_those_it_has(
     assert "\n" not in str(refused.value)
 
 
+def disagreements(parts: dict[str, Catalog]) -> list[str]:
+    """Messages that two files of one language translate differently (loading keeps one)."""
+    seen: dict[Key, tuple[str, object]] = {}
+    found = []
+    for name, part in parts.items():
+        for entry in part:
+            if not entry.id:
+                continue
+            key = ((entry.id[0] if isinstance(entry.id, tuple) else entry.id), entry.context)
+            if key in seen and seen[key][1] != entry.string:
+                found.append(f"{key[0]!r} is translated differently in {seen[key][0]} and {name}")
+            seen.setdefault(key, (name, entry.string))
+    return found
+
+
+@pytest.mark.parametrize("language", [code for code in languages() if code != DEFAULT])
+def test_no_message_is_translated_two_ways(language: str) -> None:
+    folder = ROOT / "host" / "locale" / language
+    parts = {}
+    for po in sorted(folder.glob("*.po")):
+        with po.open("rb") as file:
+            parts[po.name] = read_po(file, locale=language)
+    assert disagreements(parts) == []
+
+
+def test_the_check_catches_a_message_translated_two_ways() -> None:
+    one, other = Catalog(locale="es"), Catalog(locale="es")
+    one.add("Noted.", "Anotado.")
+    other.add("Noted.", "Apuntado.")
+    other.add("Yes", "Sí")
+    assert disagreements({"a.po": one, "b.po": other}) == ["'Noted.' is translated differently in a.po and b.po"]
+
+
 @pytest.mark.parametrize("language", [code for code in languages() if code != DEFAULT])
 def test_a_catalog_translates_with_its_languages_plural_forms(language: str) -> None:
     compiled = translations(language)
-    assert compiled.ngettext("{count} point", "{count} points", 1) != compiled.ngettext("{count} point", "{count} points", 2)
+    one, many = (compiled.ngettext("{count} point", "{count} points", count) for count in (1, 2))
+    assert one != many
+    assert {compiled.ngettext("{count} point", "{count} points", count) for count in (0, 3, 1_000_000)} == {many}
+    assert "points" not in many  # the .po file's plural rule, not one with more forms than it gives

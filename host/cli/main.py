@@ -174,7 +174,8 @@ def _start_companion(store: GameStore, saved: SavedGame, listening: Served, outp
     phone, in a game whose hands are dealt to them."""
     from host.companion.server import Companion
 
-    companion = Companion(store, saved.id, _("{game}, game {number}").format(game=games()[saved.game].title, number=saved.id), saved.game,
+    title = _("{title}, game {number}").format(title=games()[saved.game].title, number=saved.id)
+    companion = Companion(store, saved.id, title, saved.game,
                           saved.settings["players"], listening)
     companion.start()
     companion.invite(output)

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import psutil
 
+from games.language import _, p_
+
 #: RTF_UP and RTF_REJECT in the kernel's route flags (/proc/net/route, /proc/net/ipv6_route)
 ROUTE_UP, ROUTE_REJECT = 0x1, 0x200
 #: tries at one free port for every address when the port is 0 (another program may take it between two binds)
@@ -61,8 +63,11 @@ class Address:
     def spoken(self, port: int) -> str:
         """The typed form read out so that it is easy to type: each separator named."""
         if self.version == 4:
-            return f"{self.ip.replace('.', ' dot ')}, colon {port}"
-        return " ".join(f"open bracket {self.ip.replace(':', ' colon ')} close bracket, colon {port}".split())
+            dot = p_("spoken address", "dot")
+            return _("{address}, colon {port}").format(address=f" {dot} ".join(self.ip.split(".")), port=port)
+        colon = p_("spoken address", "colon")
+        spoken = _("open bracket {address} close bracket, colon {port}").format(address=f" {colon} ".join(self.ip.split(":")), port=port)
+        return " ".join(spoken.split())
 
 
 def _default_interfaces() -> set[str]:
@@ -138,8 +143,9 @@ def choose(host: str | None) -> tuple[list[Address], list[Address]]:
             match = Address(str(wanted), "lo")  # all of 127.0.0.0/8 is this computer's
         if match is not None:
             return ([], [match]) if wanted.is_loopback else ([match], own)
-    choices = ", ".join(a.ip for a in found) or "none but loopback (127.0.0.1)"
-    raise AddressError(f"This computer has no address {host!r}: give --host one of its addresses ({choices}), or leave it out.")
+    choices = ", ".join(a.ip for a in found) or _("none but loopback (127.0.0.1)")
+    raise AddressError(_("This computer has no address {host}: give --host one of its addresses ({choices}), or leave it out.").format(
+        host=repr(host), choices=choices))
 
 
 class Served:
@@ -157,10 +163,9 @@ class Served:
             except OSError as error:
                 self.close()
                 if port or error.errno != errno.EADDRINUSE or attempt == PORT_TRIES - 1:
-                    why = "it is in use" if error.errno == errno.EADDRINUSE else os.strerror(error.errno or 0).lower()
-                    raise AddressError(
-                        f"The phones' pages cannot be served on port {port}: {why}. Choose another with --port (0: any free port)."
-                    ) from error
+                    why = _("it is in use") if error.errno == errno.EADDRINUSE else os.strerror(error.errno or 0).lower()
+                    raise AddressError(_("The phones' pages cannot be served on port {port}: {why}. Choose another with"
+                                         " --port (0: any free port).").format(port=port, why=why)) from error
 
     def _bind(self, port: int) -> int:
         """Bind every address on `port` (0: the first one's free port for all); an address the

@@ -33,6 +33,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from games.language import _
+
 #: seconds for a request's head, from the connection's start or the last response (idle keep-alive too)
 HEAD_TIMEOUT = 10.0
 #: seconds for a form's body to arrive once its head has
@@ -247,7 +249,7 @@ def checks(hosts: set[str], port: int) -> Callable[..., Awaitable[web.StreamResp
     @web.middleware
     async def checked(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         if not host_allowed(request.headers.get("Host"), hosts, port):
-            return web.Response(status=421, text="This is not the address of this game's pages.\n")
+            return web.Response(status=421, text=_("This is not the address of this game's pages.") + "\n")
         connection = request.protocol
         if not isinstance(connection, GuardedHandler):
             return await handler(request)

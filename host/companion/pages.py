@@ -6,6 +6,10 @@ and term is escaped here. static/companion.js keeps a page live: it builds the s
 the screen's JSON (embedded in the page too), its text set as text (never parsed as HTML), and
 sends the forms over the WebSocket instead. The table page is made for a TV across the room
 (companion.css lays it out large at 1920x1080); a player's page for their phone.
+
+Every word is in the game's language (`lang` on the page): the sentences here are marked for the
+catalog, and those the script writes itself are given to it translated (`SCRIPT_WORDS`, in the
+page), so that it keeps no sentence of its own.
 """
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from games.language import N_, _
 
 HEAD = """<!doctype html>
-<html lang="en">
+<html lang="{language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -26,11 +31,48 @@ HEAD = """<!doctype html>
 """
 #: without JavaScript a page shows the game as it was when loaded (no timed refresh, which would
 #: pull a screen reader back to the top): this link shows it anew
-AGAIN = '<p><a href="{link}">Show the game as it is now</a></p>'
+AGAIN = N_("Show the game as it is now")
+#: "Yours alone" when the player knows nothing the others do not
+NOTHING_YOURS = N_("Nothing secret for you right now.")
+FACE_DOWN = N_("face down")
+TILES = N_("The tiles")
+PLAYER, POINTS = N_("Player"), N_("Points")
+THE_GAME, SCORES, ANNOUNCEMENTS = N_("The game"), N_("Scores"), N_("Announcements")
+EVERY_SEAT_TAKEN, JOINED, TABLE_PAGE = N_("Every seat is taken."), N_("Joined"), N_("The table page")
+OPEN_JOIN = N_("Open the join page")
+#: the timer's sentence, its number drawn apart (the script counts it down)
+SECONDS_LEFT = N_("{seconds} seconds left")
+#: the sentences companion.js writes itself, by the name it knows them by
+SCRIPT_WORDS = {
+    "face_down": FACE_DOWN, "tiles": TILES, "player": PLAYER, "points": POINTS, "nothing_yours": NOTHING_YOURS,
+    "open_join": OPEN_JOIN,
+    "not_connected": N_("Not connected to the host: wait a moment and try again."),
+    "renewed": N_("This link no longer works: the laptop made a new link for this seat. To play on this phone,"
+                  " open the join page and enter the room code the laptop says."),
+    "no_seat": N_("This link opens no seat in this game. To play, open the join page and enter the room code the laptop says."),
+    "lost": N_("Connection to the host lost; trying again."),
+    "connected": N_("Connected to the host."),
+    "connecting": N_("Connecting."),
+}
 
 
-def _head(title: str) -> str:
-    return HEAD.format(title=title)
+def _head(title: str, language: str) -> str:
+    return HEAD.format(title=title, language=escape(language))
+
+
+def _again(link: str) -> str:
+    return f'<p><a href="{escape(link)}">{_escaped(AGAIN)}</a></p>'
+
+
+def _escaped(message: str) -> str:
+    """A marked constant, translated, as HTML text."""
+    return escape(_(message))
+
+
+def _seconds_left() -> tuple[str, str]:
+    """The timer's sentence before and after its number."""
+    before, _field, after = _(SECONDS_LEFT).partition("{seconds}")
+    return before, after
 
 
 def _items(lines: Iterable[str]) -> str:
@@ -59,7 +101,8 @@ def _timer(table: dict[str, Any], left: Any) -> str:
         return ""
     whole = table.get("timer_of") or int(left)
     bar = f'<progress max="{int(whole)}" value="{round(left)}" aria-hidden="true"></progress>'
-    return f'<div class="timer"><p><span class="seconds">{round(left)}</span> seconds left</p>{bar}</div>'
+    before, after = _seconds_left()
+    return f'<div class="timer"><p>{escape(before)}<span class="seconds">{round(left)}</span>{escape(after)}</p>{bar}</div>'
 
 
 def _meters(table: dict[str, Any]) -> str:
@@ -67,7 +110,7 @@ def _meters(table: dict[str, Any]) -> str:
         return ""
     items = "".join(
         f'<li class="meter"><span class="name">{escape(meter["name"])}</span> '
-        f'<span class="count">{int(meter["count"])} of {int(meter["of"])} {escape(meter["unit"])}</span> '
+        f'<span class="count">{escape(meter["counted"])}</span> '
         f'{_count(meter["count"], meter["of"])}'
         + (f' <span class="note">{escape(meter["note"])}</span>' if meter["note"] else "") + "</li>"
         for meter in table["meters"]
@@ -86,10 +129,10 @@ def _grid(grid: dict[str, Any] | None) -> str:
     for row in range(grid["rows"]):
         cells = tiles[row * grid["columns"]:(row + 1) * grid["columns"]]
         rows += f'<tr><th scope="row">{row + 1}</th>' + "".join(
-            f'<td class="tile down">face down</td>' if tile["name"] is None else f'<td class="tile up">{escape(tile["name"])}</td>'
+            f'<td class="tile down">{_escaped(FACE_DOWN)}</td>' if tile["name"] is None else f'<td class="tile up">{escape(tile["name"])}</td>'
             for tile in cells
         ) + "</tr>"
-    return (f'<table class="grid"><caption>The tiles</caption><thead><tr><td></td>{head}</tr></thead>'
+    return (f'<table class="grid"><caption>{_escaped(TILES)}</caption><thead><tr><td></td>{head}</tr></thead>'
             f"<tbody>{rows}</tbody></table>")
 
 
@@ -106,20 +149,19 @@ def _told(face: dict[str, Any], pictures: str) -> str:
 
 def _cards(table: dict[str, Any], pictures: str) -> str:
     """The cards laid out, each told in words when it is, with their votes (revealed) and whose
-    they are once known."""
+    they are once known (`screens` words their labels and votes)."""
     cards = table["cards"]
     if not cards:
         return ""
     items = ""
     for card in cards:
-        votes, face = card["votes"], card["face"]
-        said = "" if votes is None else f'{len(votes)} vote{"" if len(votes) == 1 else "s"}: {", ".join(votes)}' if votes else "no vote"
+        face = card["face"]
         owner = f'<span class="owner">{escape(card["owner"])}</span>' if card["owner"] else ""
-        votes_shown = f'<span class="votes">{escape(said)}</span>' if said else ""
+        votes_shown = f'<span class="votes">{escape(card["said"])}</span>' if card["said"] else ""
         if face is None:
-            items += f'<li class="card"><span class="number">Card {int(card["number"])}</span>{owner}{votes_shown}</li>'
+            items += f'<li class="card"><span class="number">{escape(card["label"])}</span>{owner}{votes_shown}</li>'
         else:
-            items += (f'<li class="card told"><h4 class="number">Card {int(card["number"])}: {escape(face["title"])}</h4>'
+            items += (f'<li class="card told"><h4 class="number">{escape(card["label"])}</h4>'
                       f'{_told(face, pictures)}{owner}{votes_shown}</li>')
     return f'<h3>{escape(table["cards_label"])}</h3><ol class="cards">{items}</ol>'
 
@@ -129,7 +171,7 @@ def _game(table: dict[str, Any] | None, left: Any, pictures: str) -> str:
     heading before the session has shown the game a first time). `pictures`: the address the
     cards' pictures are served under, for this page."""
     if table is None:
-        return '<h2 id="game-heading">The game</h2>'
+        return f'<h2 id="game-heading">{_escaped(THE_GAME)}</h2>'
     big = (f'<div class="big"><h3>{escape(table["big_label"])}</h3><p class="sentence">{escape(table["big"])}</p></div>'
            if table["big"] else "")
     lines = f'<ul class="lines">{_items(table["lines"])}</ul>' if table["lines"] else ""
@@ -141,84 +183,109 @@ def _scores(scores: list[list[Any]]) -> str:
     """The scoreboard: the most points first (seat order among equals)."""
     ranked = sorted(scores, key=lambda entry: -entry[1])
     rows = "".join(f'<tr><th scope="row">{escape(str(name))}</th><td>{int(points)}</td></tr>' for name, points in ranked)
-    return f'<thead><tr><th scope="col">Player</th><th scope="col">Points</th></tr></thead><tbody>{rows}</tbody>'
+    return (f'<thead><tr><th scope="col">{_escaped(PLAYER)}</th><th scope="col">{_escaped(POINTS)}</th></tr></thead>'
+            f'<tbody>{rows}</tbody>')
 
 
 def _shared(screen: dict[str, Any], pictures: str) -> str:
     """The game as the table sees it, the scores and the announcements, on every page."""
     return f"""<section id="game" class="game" aria-labelledby="game-heading">{_game(screen.get("table"), screen.get("timer_left"), pictures)}</section>
 <section class="scoreboard" aria-labelledby="scores-heading">
-<h2 id="scores-heading">Scores</h2>
+<h2 id="scores-heading">{_escaped(SCORES)}</h2>
 <table id="scores" class="scores">{_scores(screen.get("scores", []))}</table>
 </section>
 <section class="news" aria-labelledby="announcements-heading">
-<h2 id="announcements-heading">Announcements</h2>
+<h2 id="announcements-heading">{_escaped(ANNOUNCEMENTS)}</h2>
 <div id="announcements" role="log" aria-live="polite">{_numbered(screen.get("announcements", []))}</div>
 </section>
 """
 
 
+def _json(value: Any) -> str:
+    """JSON to put inside a script element: '<' escaped, so no text can close it."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _embedded(screen: dict[str, Any]) -> str:
-    """The screen's JSON inside a script element: '<' escaped, so no text can close it."""
-    text = json.dumps(screen, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script id="initial" type="application/json">{text}</script>\n<script src="/static/companion.js"></script>\n'
+    """The screen's JSON, and the script's own sentences in the page's language."""
+    words: dict[str, Any] = {key: _(text) for key, text in SCRIPT_WORDS.items()}
+    words["seconds_left"] = _seconds_left()
+    return (f'<script id="initial" type="application/json">{_json(screen)}</script>\n'
+            f'<script id="words" type="application/json">{_json(words)}</script>\n'
+            '<script src="/static/companion.js"></script>\n')
 
 
-def join_page(title: str, seats: dict[str, bool | None], phone: str, problem: str | None = None) -> str:
-    """The room code, then one button per player who has not joined yet; `seats`: player ->
-    joined (None: from this phone, which may take the seat again, its answer lost); `phone`: this
-    phone's key, sent with the form so that the same phone gets the same seat again; `problem`:
-    why the last try was refused."""
+def join_page(title: str, language: str, seats: dict[str, bool | None], phone: str, problem: str | None = None) -> str:
+    """The room code, then one button per player who has not joined yet; `language`: the page's
+    (the game's); `seats`: player -> joined (None: from this phone, which may take the seat again,
+    its answer lost); `phone`: this phone's key, sent with the form so that the same phone gets
+    the same seat again; `problem`: why the last try was refused."""
     buttons, joined = [], []
     for player, taken in seats.items():
-        name = escape(player)
         if taken:
-            joined.append(f"<li>{name} has joined.</li>")
+            has_joined = _("{name} has joined.").format(name=player)
+            joined.append(f"<li>{escape(has_joined)}</li>")
         else:
-            again = " (again, on this phone)" if taken is None else ""
-            buttons.append(f'<li><button type="submit" name="player" value="{name}">I am {name}{again}</button></li>')
+            said = _("I am {name} (again, on this phone)") if taken is None else _("I am {name}")
+            buttons.append(f'<li><button type="submit" name="player" value="{escape(player)}">{escape(said.format(name=player))}</button></li>')
     alert = f'<p id="problem" role="alert">{escape(problem)}</p>\n' if problem else ""
-    choose = f'<ul class="seats">{"".join(buttons)}</ul>' if buttons else "<p>Every seat is taken.</p>"
-    taken_list = f'<h2 id="joined-heading">Joined</h2>\n<ul aria-labelledby="joined-heading">{"".join(joined)}</ul>\n' if joined else ""
-    return _head(f"Join: {escape(title)}") + f"""<body>
+    choose = f'<ul class="seats">{"".join(buttons)}</ul>' if buttons else f"<p>{_escaped(EVERY_SEAT_TAKEN)}</p>"
+    taken_list = (f'<h2 id="joined-heading">{_escaped(JOINED)}</h2>\n<ul aria-labelledby="joined-heading">{"".join(joined)}</ul>\n'
+                  if joined else "")
+    table_link = _linked(_("{link}, for a screen everyone can see."), "link", f'<a href="/table">{_escaped(TABLE_PAGE)}</a>')
+    words = {key: escape(text) for key, text in {
+        "title": _("Join: {title}").format(title=title),
+        "heading": _("Join {title}").format(title=title),
+        "how": _("Enter the room code that the laptop says, then choose your name. You get a private page: keep it"
+                 " open, it is your seat in this game."),
+        "code": _("Room code (4 digits)"),
+        "who": _("Who are you?"),
+    }.items()}
+    return _head(words["title"], language) + f"""<body>
 <main>
-<h1>Join {escape(title)}</h1>
-{alert}<p>Enter the room code that the laptop says, then choose your name. You get a private page: keep it
-open, it is your seat in this game.</p>
+<h1>{words["heading"]}</h1>
+{alert}<p>{words["how"]}</p>
 <form method="post" action="/join">
 <input type="hidden" name="phone" value="{escape(phone)}">
-<p><label for="code">Room code (4 digits)</label>
+<p><label for="code">{words["code"]}</label>
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" maxlength="12" required></p>
 <fieldset>
-<legend>Who are you?</legend>
+<legend>{words["who"]}</legend>
 {choose}
 </fieldset>
 </form>
-{taken_list}<p><a href="/table">The table page</a>, for a screen everyone can see.</p>
+{taken_list}<p>{table_link}</p>
 </main>
 </body>
 </html>
 """
 
 
-def link_gone_page(title: str, player: str | None) -> str:
+def _linked(sentence: str, field: str, link: str) -> str:
+    """A translated sentence, escaped, with a link (already HTML) in place of its `field`."""
+    before, _field, after = sentence.partition("{" + field + "}")
+    return escape(before) + link + escape(after)
+
+
+def link_gone_page(title: str, language: str, player: str | None) -> str:
     """What an old private link opens: `player`'s link was renewed at the laptop, or (None) the
     link opens no seat of this game (mistyped, from another game, or renewed before a resume)."""
     if player is not None:
-        name = escape(player)
-        what = (f"The laptop made a new private link for {name} (with 'link {name}'), so this old one opens"
-                f" nothing any more, on this phone or any other. The seat is free again for {name}.")
-        then = f"To play on this phone, open the join page, enter the room code that the laptop says, and press \"I am {name}\"."
+        what = _("The laptop made a new private link for {name} (with 'link {name}'), so this old one opens"
+                 " nothing any more, on this phone or any other. The seat is free again for {name}.").format(name=player)
+        then = _("To play on this phone, open the join page, enter the room code that the laptop says,"
+                 " and press \"I am {name}\".").format(name=player)
     else:
-        what = ("This link opens no seat in this game: it may be mistyped, from another game, or renewed at the laptop"
-                " with 'link NAME'.")
-        then = "To play, open the join page, enter the room code that the laptop says, and press your name."
-    return _head(f"This link no longer works: {escape(title)}") + f"""<body>
+        what = _("This link opens no seat in this game: it may be mistyped, from another game, or renewed at the laptop"
+                 " with 'link NAME'.")
+        then = _("To play, open the join page, enter the room code that the laptop says, and press your name.")
+    gone, heading = _("This link no longer works: {title}").format(title=title), _("This link no longer works")
+    return _head(escape(gone), language) + f"""<body>
 <main>
-<h1>This link no longer works</h1>
-<p>{what}</p>
-<p>{then}</p>
-<p><a href="/">Open the join page</a></p>
+<h1>{escape(heading)}</h1>
+<p>{escape(what)}</p>
+<p>{escape(then)}</p>
+<p><a href="/">{_escaped(OPEN_JOIN)}</a></p>
 </main>
 </body>
 </html>
@@ -257,8 +324,6 @@ def _ask(action: str, ask: dict[str, Any], index: int) -> str:
 
 #: where the table page's cards' pictures are served
 TABLE_PICTURES = "/table/picture/"
-#: "Yours alone" when the player knows nothing the others do not
-NOTHING_YOURS = "Nothing secret for you right now."
 #: a player's turn before the session has shown the game a first time
 NO_TURN: dict[str, Any] = {"now": "", "asks": [], "yours": [], "hand": []}
 
@@ -286,34 +351,42 @@ def _hand(action: str, turn: dict[str, Any], pictures: str) -> str:
     return items
 
 
-def player_page(title: str, player: str, link: str, screen: dict[str, Any], notice: str | None = None) -> str:
-    """`link`: the page's own address (its forms post to LINK/send); `notice`: a refusal of the
-    form just sent, shown once."""
-    name = escape(player)
+def player_page(title: str, language: str, player: str, link: str, screen: dict[str, Any], notice: str | None = None) -> str:
+    """`language`: the page's (the game's); `link`: the page's own address (its forms post to
+    LINK/send); `notice`: a refusal of the form just sent, shown once."""
     turn = screen.get("turn", NO_TURN)
     pictures = f"{link}/picture/"
     replies = _numbered(screen.get("replies", [])) + (f'<p class="notice">{escape(notice)}</p>' if notice else "")
     hidden = "" if turn["hand"] else " hidden"
-    return _head(f"{name}: {escape(title)}") + f"""<body data-screen="player" data-socket="/ws{escape(link)}" data-send="{escape(link)}/send" data-pictures="{escape(pictures)}">
+    words = {key: escape(text) for key, text in {
+        "title": _("{name}: {title}").format(name=player, title=title),
+        "heading": _("{name}'s private page").format(name=player),
+        "only": _("{title}. Only {name} should look at this page.").format(name=player, title=title),
+        "now": _("Now"),
+        "hand": _("Your hand"),
+        "mine": _("Yours alone"),
+        "replies": _("Messages for you"),
+    }.items()}
+    return _head(words["title"], language) + f"""<body data-screen="player" data-socket="/ws{escape(link)}" data-send="{escape(link)}/send" data-pictures="{escape(pictures)}">
 <header>
-<h1>{name}'s private page</h1>
-<p>{escape(title)}. Only {name} should look at this page.</p>
+<h1>{words["heading"]}</h1>
+<p>{words["only"]}</p>
 </header>
 <main>
 <section aria-labelledby="now-heading">
-<h2 id="now-heading">Now</h2>
+<h2 id="now-heading">{words["now"]}</h2>
 <p id="todo" class="todo">{escape(turn["now"])}</p>
 <div id="asks">{_asks(link + "/send", turn)}</div>
-{AGAIN.format(link=escape(link))}
+{_again(link)}
 </section>
 <section id="hand-section" aria-labelledby="hand-heading"{hidden}>
-<h2 id="hand-heading">Your hand</h2>
+<h2 id="hand-heading">{words["hand"]}</h2>
 <ul id="hand" class="cards hand">{_hand(link + "/send", turn, pictures)}</ul>
 </section>
 <section aria-labelledby="mine-heading">
-<h2 id="mine-heading">Yours alone</h2>
-<ul id="yours">{_items(turn["yours"] or [NOTHING_YOURS])}</ul>
-<h3 id="replies-heading">Messages for you</h3>
+<h2 id="mine-heading">{words["mine"]}</h2>
+<ul id="yours">{_items(turn["yours"] or [_(NOTHING_YOURS)])}</ul>
+<h3 id="replies-heading">{words["replies"]}</h3>
 <div id="replies" role="status" aria-live="polite" aria-labelledby="replies-heading">{replies}</div>
 </section>
 {_shared(screen, pictures)}<p id="connection" role="status"></p>
@@ -323,14 +396,15 @@ def player_page(title: str, player: str, link: str, screen: dict[str, Any], noti
 """
 
 
-def table_page(title: str, screen: dict[str, Any]) -> str:
+def table_page(title: str, language: str, screen: dict[str, Any]) -> str:
     """The table, for a TV across the room: the game large, the scoreboard, the announcements."""
-    return _head(f"Table: {escape(title)}") + f"""<body data-screen="table" data-socket="/ws/table" data-pictures="{TABLE_PICTURES}">
+    head, heading = _("Table: {title}").format(title=title), _("{title}: the table").format(title=title)
+    return _head(escape(head), language) + f"""<body data-screen="table" data-socket="/ws/table" data-pictures="{TABLE_PICTURES}">
 <header>
-<h1>{escape(title)}: the table</h1>
+<h1>{escape(heading)}</h1>
 </header>
 <main>
-{_shared(screen, TABLE_PICTURES)}<footer>{AGAIN.format(link="/table")}<p id="connection" role="status"></p></footer>
+{_shared(screen, TABLE_PICTURES)}<footer>{_again("/table")}<p id="connection" role="status"></p></footer>
 </main>
 {_embedded(screen)}</body>
 </html>

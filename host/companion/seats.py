@@ -21,6 +21,7 @@ import secrets
 import threading
 from dataclasses import dataclass
 
+from games.language import _
 from host.companion.guard import Bucket, Buckets
 from host.storage.store import GameStore, StoreError
 
@@ -106,28 +107,28 @@ class Seats:
         """The key of `player`'s seat for the phone `phone` (from address `peer`), and whether
         the seat was free until now; JoinRefused says why not."""
         if not self._wrong_all.ready() or not self._wrong_from.ready(peer):
-            raise JoinRefused(429, "Too many wrong room codes were tried. Wait a minute, then"
-                              " enter the room code the laptop says (at the laptop, 'phones' says it again).")
+            raise JoinRefused(429, _("Too many wrong room codes were tried. Wait a minute, then"
+                                     " enter the room code the laptop says (at the laptop, 'phones' says it again)."))
         given = re.sub(r"\s", "", code) if isinstance(code, str) else ""
         if not secrets.compare_digest(given.encode(), self.code.encode()):
             self._wrong_all.take()
             self._wrong_from.take(peer)
-            raise JoinRefused(403, "That is not this game's room code: it is 4 digits that the laptop"
-                              " says and prints (at the laptop, 'phones' says it again). Try again.")
+            raise JoinRefused(403, _("That is not this game's room code: it is 4 digits that the laptop"
+                                     " says and prints (at the laptop, 'phones' says it again). Try again."))
         if not isinstance(player, str) or player not in self._taken:
-            raise JoinRefused(404, "There is no player of that name in this game.")
+            raise JoinRefused(404, _("There is no player of that name in this game."))
         with self._lock:
             token = next(token for token, name in self._tokens.items() if name == player)
             if self._taken[player]:
                 if self._phones[player] and secrets.compare_digest(self._phones[player].encode(), phone.encode()):
                     return token, False  # the same phone again: its answer was lost
-                raise JoinRefused(409, f"{player} has already joined from another phone. If that"
-                                  f" was not {player}, ask at the laptop for 'link {player}', which frees the seat.")
+                raise JoinRefused(409, _("{name} has already joined from another phone. If that was not {name},"
+                                         " ask at the laptop for 'link {name}', which frees the seat.").format(name=player))
             try:
                 self._server_seats().claim_seat(self.game_id, player, phone)
             except StoreError as error:
-                raise JoinRefused(503, "The laptop could not save your seat just now, so you have not"
-                                  " joined yet. Try again in a moment.") from error
+                raise JoinRefused(503, _("The laptop could not save your seat just now, so you have not"
+                                         " joined yet. Try again in a moment.")) from error
             self._taken[player], self._phones[player] = True, phone
         return token, True
 

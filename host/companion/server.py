@@ -6,6 +6,9 @@ The session's thread calls `refresh`, `tell`, `announce`, `renew` and `invite` (
 `call_soon_threadsafe`. The loop's thread only reads and claims seats (`seats`) and puts players'
 commands on the session's input: it never touches the game. Everything a hostile network can try
 is met by `guard`; the addresses served are `addresses`'.
+
+The pages and every refusal are in the game's language: the run's catalog (`games.language`, chosen
+before the companion starts) words them, and the saved game's language is the pages' `lang`.
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from games.base import quoted
+from games.base import join_names, quoted
+from games.language import N_, _, n_
 from host.adapters.base import adapter_for
 from host.companion import guard, pages
 from host.companion.addresses import LISTEN_BACKLOG, Address, Served
@@ -34,6 +38,7 @@ from host.session.events import Joined, PhoneCommand
 from host.session.inputs import LineSource
 from host.session.session import Session, TextOutput
 from host.storage.decks import read_picture
+from host.storage.catalogs import DEFAULT as ENGLISH
 from host.storage.files import FileRefused
 from host.storage.store import GameStore
 
@@ -47,12 +52,14 @@ FORM_WAIT = 3.0
 RENEWED, UNKNOWN_LINK = 4001, 4004
 #: a phone's commands: 10 at once, then 2 a second; past that, "slow down" once every SLOW_QUIET seconds
 MOVES_BURST, MOVES_RATE, SLOW_QUIET = 10, 2.0, 5.0
-SLOW_DOWN = "Slow down: that was sent too fast, so it was not played. Wait a moment, then send it again."
+SLOW_DOWN = N_("Slow down: that was sent too fast, so it was not played. Wait a moment, then send it again.")
 #: the cookie that keeps a phone's key across reloads of the join page
 PHONE_COOKIE = "storyhost-phone"
 #: the table page's key among the screens, which are keyed by player name: no name has a "#"
 TABLE = "#table"
 STATIC_TYPES = {"companion.js": "text/javascript", "companion.css": "text/css"}
+#: the line after the QR code, which a screen reader may skip to
+QR_END = N_("End of the QR code.")
 
 
 class Companion:
@@ -62,6 +69,9 @@ class Companion:
         """`listening`: the sockets bound, served from `start` on."""
         self.store, self.game_id, self.title, self.game = store, game_id, title, game
         self.listening = listening
+        saved = store.get(game_id)
+        #: the pages' language, the game's (its sentences are in it: the run speaks it)
+        self.language = saved.settings.get("language", ENGLISH) if saved is not None else ENGLISH
         self.seats = Seats(store, game_id, players)
         #: this serving of the game: a page that sees another one knows its numbered lines start again
         self.epoch = secrets.token_hex(8)
@@ -185,28 +195,32 @@ class Companion:
         self.seats.renew(player)
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._disconnect, player)
-        return f"{self.address} with room code {spoken_code(self.seats.code)}"
+        return _("{address} with room code {code}").format(address=self.address, code=spoken_code(self.seats.code))
 
     def invite(self, output: TextOutput) -> None:
         """The address (the likeliest first, said so that it is easy to type), the room code,
         which interfaces are served, and the QR code behind a line that says how to skip it."""
         port, first, code = self.listening.port, self._first(), spoken_code(self.seats.code)
-        output.note(f"Phones join at {first.url(port)} (type {first.typed(port)}) with room code {code};"
-                    f" the table page is at {first.url(port)}table.",
-                    f"Phones join at {first.spoken(port)}, with room code {code}.")
+        url = first.url(port)
+        output.note(_("Phones join at {address} (type {typed}) with room code {code}; the table page is at {table}.").format(
+                        address=url, typed=first.typed(port), code=code, table=f"{url}table"),
+                    _("Phones join at {address}, with room code {code}.").format(address=first.spoken(port), code=code))
         others = self.listening.addresses[1:]
         if others:
-            output.write("If a phone cannot open it, try " + ", ".join(f"{a.url(port)} ({a.interface})" for a in others) + ".")
+            output.write(_("If a phone cannot open it, try {addresses}.").format(
+                addresses=", ".join(f"{a.url(port)} ({a.interface})" for a in others)))
         if not self.listening.addresses:
-            output.note("Only this laptop can open the pages: it has no network connection that phones could use, or"
-                        " --host chose this laptop alone. Connect it to the party's Wi-Fi or open a hotspot, then resume.")
+            output.note(_("Only this laptop can open the pages: it has no network connection that phones could use, or"
+                          " --host chose this laptop alone. Connect it to the party's Wi-Fi or open a hotspot, then resume."))
         output.write(_served(self.listening))
-        qr = _qr(first.url(port))
-        output.write(f"The QR code of {first.url(port)} for a phone's camera follows ({len(qr)} lines); a screen reader"
-                     " may skip to the line 'End of the QR code.'")
+        qr = _qr(url)
+        output.write(n_("The QR code of {address} for a phone's camera follows ({count} line); a screen reader"
+                        " may skip to the line '{end}'",
+                        "The QR code of {address} for a phone's camera follows ({count} lines); a screen reader"
+                        " may skip to the line '{end}'", len(qr)).format(address=url, count=len(qr), end=_(QR_END)))
         for line in qr:
             output.write(line)
-        output.write("End of the QR code.")
+        output.write(_(QR_END))
 
     def tell(self, player: str, lines: list[str]) -> None:
         for line in lines:
@@ -276,7 +290,7 @@ class Companion:
     def _disconnect(self, player: str) -> None:
         """Close `player`'s open pages, whose link no longer works."""
         for ws in self._sockets.pop(player, set()):
-            asyncio.ensure_future(_closed(ws, RENEWED, "This link was renewed."))
+            asyncio.ensure_future(_closed(ws, RENEWED, _("This link was renewed.")))
 
     def _screen(self, key: str) -> dict[str, Any]:
         text = self._payloads.get(key)
@@ -288,7 +302,8 @@ class Companion:
         token = request.match_info.get("token", "")
         player = self.seats.player(token)
         if player is None:
-            raise web.HTTPForbidden(text=pages.link_gone_page(self.title, self.seats.renewed(token)), content_type="text/html")
+            raise web.HTTPForbidden(text=pages.link_gone_page(self.title, self.language, self.seats.renewed(token)),
+                                    content_type="text/html")
         guard.seat(request)
         return player
 
@@ -296,14 +311,14 @@ class Companion:
         """403 for a form or a WebSocket from a page elsewhere, which must not take a seat or move
         for its visitor."""
         if not guard.same_origin(request, self._hosts, self.listening.port):
-            raise web.HTTPForbidden(text="Refused: this comes from a page that is not this game's.\n")
+            raise web.HTTPForbidden(text=_("Refused: this comes from a page that is not this game's.") + "\n")
 
     async def _posted(self, request: web.Request) -> Any:
         """A form's fields, once its body has come (408 if it does not within BODY_TIMEOUT)."""
         try:
             return await asyncio.wait_for(request.post(), guard.BODY_TIMEOUT)
         except asyncio.TimeoutError:
-            raise web.HTTPRequestTimeout(text="The form took too long to arrive.\n") from None
+            raise web.HTTPRequestTimeout(text=_("The form took too long to arrive.") + "\n") from None
 
     def _phone_key(self, request: web.Request, form: Any = None) -> str:
         """The phone's key: the form's, else its cookie's, else a new one."""
@@ -313,7 +328,7 @@ class Companion:
         return new_phone_key()
 
     def _join_answer(self, phone: str, problem: str | None = None, status: int = 200) -> web.Response:
-        response = _html(pages.join_page(self.title, self.seats.board(phone), phone, problem), status)
+        response = _html(pages.join_page(self.title, self.language, self.seats.board(phone), phone, problem), status)
         response.set_cookie(PHONE_COOKIE, phone, max_age=7 * 24 * 3600, path="/", httponly=True, samesite="Strict")
         return response
 
@@ -337,7 +352,7 @@ class Companion:
         player = self._player(request)
         link = f"/p/{request.match_info['token']}"
         notice = self._notices.pop(player, None)
-        return _html(pages.player_page(self.title, player, link, self._screen(player), notice))
+        return _html(pages.player_page(self.title, self.language, player, link, self._screen(player), notice))
 
     async def _form(self, request: web.Request) -> web.Response:
         """A move sent by a page without JavaScript: played like one sent over the WebSocket,
@@ -350,7 +365,7 @@ class Companion:
         slow = self._too_fast(player)
         refusal = self._command(player, {"verb": form.get("verb"), "text": form.get("text", "")}) if slow is None else slow
         if refusal is not None:
-            self._notices[player] = refusal or SLOW_DOWN
+            self._notices[player] = refusal or _(SLOW_DOWN)
         else:
             try:
                 while self._payloads.get(player) == before:
@@ -361,7 +376,7 @@ class Companion:
         raise web.HTTPSeeOther(f"/p/{request.match_info['token']}")
 
     async def _table_page(self, request: web.Request) -> web.Response:
-        return _html(pages.table_page(self.title, self._screen(TABLE)))
+        return _html(pages.table_page(self.title, self.language, self._screen(TABLE)))
 
     async def _static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -393,7 +408,7 @@ class Companion:
                 raise
             await ws.prepare(request)
             renewed = self.seats.renewed(request.match_info.get("token", "")) is not None
-            await _closed(ws, RENEWED if renewed else UNKNOWN_LINK, "This link opens no seat.")
+            await _closed(ws, RENEWED if renewed else UNKNOWN_LINK, _("This link opens no seat."))
             return ws
         return await self._socket(request, player)
 
@@ -414,7 +429,7 @@ class Companion:
                     continue
                 refusal = self._too_fast(key)
                 if refusal is None:
-                    refusal = "The table page takes no commands." if key == TABLE else self._command(key, _json(message.data))
+                    refusal = _("The table page takes no commands.") if key == TABLE else self._command(key, _json(message.data))
                 if refusal:
                     await self._send(ws, json.dumps({"reply": refusal}))
         finally:
@@ -431,21 +446,21 @@ class Companion:
         if now - self._slowed.get(key, -SLOW_QUIET) < SLOW_QUIET:
             return ""
         self._slowed[key] = now
-        return SLOW_DOWN
+        return _(SLOW_DOWN)
 
     def _command(self, player: str, message: object) -> str | None:
         """Put a phone's command on the session's input; a malformed one is refused with why."""
         if message is NOT_JSON:
-            return "Refused: that message is not JSON, so nothing was done."
+            return _("Refused: that message is not JSON, so nothing was done.")
         if not isinstance(message, dict) or not isinstance(message.get("verb"), str) or not isinstance(message.get("text", ""), str):
-            return "Refused: a command is an object with a verb and a text, so nothing was done."
+            return _("Refused: a command is an object with a verb and a text, so nothing was done.")
         verb, text = message["verb"], " ".join(unicodedata.normalize("NFC", message.get("text", "")).split())
         if verb not in adapter_for(self.game).phone_verbs:
-            return f"Refused: {quoted(verb)} is not a command of this page, so nothing was done."
+            return _("Refused: {verb} is not a command of this page, so nothing was done.").format(verb=quoted(verb))
         if len(text) > MAX_TEXT:
-            return f"Refused: that is longer than {MAX_TEXT} characters, so nothing was done."
+            return _("Refused: that is longer than {count} characters, so nothing was done.").format(count=MAX_TEXT)
         if not text.isprintable():
-            return "Refused: that has control characters in it, so nothing was done."
+            return _("Refused: that has control characters in it, so nothing was done.")
         self._deliver(PhoneCommand(player, verb, text))  # the session plays it as this player's, or refuses it
         return None
 
@@ -475,8 +490,8 @@ def _served(listening: Served) -> str:
     for address in listening.addresses:
         by_interface[address.interface].append(address.ip)
     parts = [f"{interface} ({', '.join(ips)})" for interface, ips in by_interface.items()]
-    parts.append(f"loopback, for a browser on this laptop ({', '.join(a.ip for a in listening.loopback)})")
-    return f"Served on {' and '.join(parts)}; --host ADDRESS serves one address alone."
+    parts.append(_("loopback, for a browser on this laptop ({addresses})").format(addresses=", ".join(a.ip for a in listening.loopback)))
+    return _("Served on {interfaces}; --host ADDRESS serves one address alone.").format(interfaces=join_names(parts))
 
 
 def _qr(text: str) -> list[str]:

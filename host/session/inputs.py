@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol, TextIO
 
+from games.base import fold_name
+from games.language import _
 from host.session.events import ClockWake, InputEnded, InputEvent, Refused, Typed
 from host.session.screen import shortened, visible
 from host.storage.files import FileRefused, read_capped
@@ -62,8 +64,13 @@ class Listening:
     context: str | None = None
 
 
-NOT_UTF8 = Refused("That line is not UTF-8 text, so nothing was done: type it again.")
-TOO_LONG = Refused(f"That line is longer than {MAX_LINE_BYTES} bytes, so nothing was done: commands are short.")
+def not_utf8() -> Refused:
+    return Refused(_("That line is not UTF-8 text, so nothing was done: type it again."))
+
+
+def too_long() -> Refused:
+    return Refused(_("That line is longer than {count} bytes, so nothing was done: commands are short.").format(
+        count=MAX_LINE_BYTES))
 
 
 def decode_line(raw: bytes) -> str | Refused:
@@ -71,7 +78,7 @@ def decode_line(raw: bytes) -> str | Refused:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return NOT_UTF8
+        return not_utf8()
     return unicodedata.normalize("NFC", text.removeprefix("\ufeff")).strip()
 
 
@@ -84,7 +91,7 @@ def read_line(stream: IO[bytes]) -> str | Refused:
     if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
         while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
             pass
-        return TOO_LONG
+        return too_long()
     return decode_line(raw)
 
 
@@ -101,10 +108,10 @@ def read_script(path: str) -> IO[bytes]:
         try:
             data = data.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError:
-            raise FileRefused(path, "the file starts as UTF-16 text but is not") from None
+            raise FileRefused(path, _("the file starts as UTF-16 text but is not")) from None
     for number, line in enumerate(data.splitlines(), 1):
-        if decode_line(line) is NOT_UTF8:
-            raise FileRefused(path, f"line {number} is not UTF-8 text: save the script as UTF-8")
+        if isinstance(decode_line(line), Refused):
+            raise FileRefused(path, _("line {number} is not UTF-8 text: save the script as UTF-8").format(number=number))
     return io.BytesIO(data)
 
 
@@ -148,10 +155,10 @@ def set_echo(stream: TextIO, on: bool) -> None:
 def reveal(out: TextIO, title: str, lines: list[str], wait: Callable[[], object], key: str) -> None:
     """One player's secret `lines`, shown only once `key` is pressed and wiped at the next press
     (`wait` waits for it, without echo). The title's line is taken by the first secret line."""
-    out.write(f"{title} Press {key} to show, and {key} again to hide.")
+    out.write(_("{title} Press {key} to show, and {key} again to hide.").format(title=title, key=key))
     out.flush()
     wait()
-    out.write("\r\033[K" + "\n".join(lines) + f"\nPress {key} to hide.")
+    out.write("\r\033[K" + "\n".join(lines) + "\n" + _("Press {key} to hide.").format(key=key))
     out.flush()
     wait()
     out.write("\r\033[K" + "\033[F\033[K" * len(lines))
@@ -193,7 +200,8 @@ class TerminalSource:
     stream: TextIO = sys.stdin
     out: TextIO = sys.stdout
     hidden: bool = False
-    #: commands whose words are typed hidden (a tick while terms are secret): only the command shows
+    #: commands whose words are typed hidden (a tick while terms are secret), by name and by word
+    #: without case or accents (host.session.microphone): only the command shows
     hidden_after: frozenset[str] = frozenset()
     typed: str = ""
     _decoder: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
@@ -209,7 +217,7 @@ class TerminalSource:
         atexit.register(set_echo, self.stream, True)
 
     def read(self, timeout: float | None) -> Typed | Refused | ClockWake | InputEnded:
-        self.out.write(("(typing is hidden) > " if self.hidden else "> ") + self._shown(self.typed))
+        self.out.write((_("(typing is hidden) > ") if self.hidden else "> ") + self._shown(self.typed))
         self.out.flush()
         deadline = None if timeout is None else time.monotonic() + timeout
         with keys(self.stream):
@@ -219,7 +227,7 @@ class TerminalSource:
                     return taken
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())
                 watched = [self.stream.fileno(), *([self.wake] if self.wake is not None else [])]
-                ready, _, _ = select.select(watched, [], [], wait)
+                ready, _writable, _errors = select.select(watched, [], [], wait)
                 if self.wake is not None and self.wake in ready:
                     os.read(self.wake, 4096)
                 if not ready or ready == [self.wake]:
@@ -243,7 +251,7 @@ class TerminalSource:
                 line, self.typed = self.typed, ""
                 self._echo("\n")
                 raw = line.encode("utf-8", "surrogateescape")
-                decoded = TOO_LONG if len(raw) > MAX_LINE_BYTES else decode_line(raw)
+                decoded = too_long() if len(raw) > MAX_LINE_BYTES else decode_line(raw)
                 return decoded if isinstance(decoded, Refused) else Typed(decoded)
             elif key == END_OF_FILE and not self.typed:
                 self._echo("\n")
@@ -261,9 +269,9 @@ class TerminalSource:
         command whose words are secret ('tick Sabine violin'), its name and "(hidden)"."""
         if self.hidden:
             return ""
-        command, space, _ = typed.partition(" ")
-        if space and command.casefold() in self.hidden_after:
-            typed = f"{command} (hidden)"
+        command, space, _words = typed.partition(" ")
+        if space and fold_name(command) in self.hidden_after:
+            typed = _("{command} (hidden)").format(command=command)
         return "".join(char if char.isprintable() else "?" for char in typed)
 
     def _retype(self, typed: str) -> None:
@@ -285,7 +293,7 @@ class TerminalSource:
         self.hidden_after = commands
     def reveal(self, title: str, lines: list[str]) -> None:
         with keys(self.stream):
-            reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), "a key")
+            reveal(self.out, title, lines, lambda: os.read(self.stream.fileno(), 16), _("a key"))
 
     def listen(self, wanted: Listening | None) -> None:
         """Typing only: no microphone."""

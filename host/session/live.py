@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
+from games.language import _
 from host.audio.sources import AudioChunk, AudioDeviceError, MicGate, Microphone, MicrophoneLost
 from host.session.events import ClockWake, Heard, InputEnded, InputEvent, MicrophoneBack, MicrophoneGone, Typed
 from host.session.inputs import Listening, reveal, set_echo
@@ -85,7 +86,7 @@ class LiveInput:
         waiting: list[InputEvent] = []
         set_echo(self.keyboard, False)
         try:
-            reveal(sys.stdout, title, lines, lambda: self._next_typed(waiting), "Enter")
+            reveal(sys.stdout, title, lines, lambda: self._next_typed(waiting), _("Enter"))
         finally:
             set_echo(self.keyboard, not self.hidden)
             for item in waiting:

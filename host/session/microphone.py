@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.base import fold_name
+from games.language import _
 from host.session.events import Heard
 from host.session.inputs import Listening
 
@@ -18,8 +20,9 @@ def follow_phase(session: Session) -> None:
     a card read aloud or a dictation, else the phrases allowed now; without it, only for a story."""
     session.source.secret(session.state.secret_input())
     hide_after = getattr(session.source, "hide_after", None)  # a source that shows what is typed
-    if hide_after is not None:
-        hide_after(session.state.secret_words())
+    if hide_after is not None:  # each command by its name and by its word in the table's language
+        secret = session.state.secret_words()
+        hide_after(frozenset({*secret, *(fold_name(session.state.verbs[name].said) for name in secret)}))
     attention = session.attention()
     telling = attention is not None and attention.story
     session.out.quiet = telling
@@ -42,7 +45,7 @@ def hear(session: Session, heard: Heard) -> bool:
     hypothesis = heard.hypothesis
     said = hypothesis.text if hypothesis.loose is None else hypothesis.loose
     if hypothesis.final and said and not hypothesis.confirmed:
-        session.out.write(f"Heard: {said}")
+        session.out.write(_("Heard: {said}").format(said=said))
     attending = session.attending()
     if attending is not None and attending[1].story or hypothesis.confirmed:  # a confirmation is the story's
         return _hear_story(session, heard)
@@ -75,7 +78,7 @@ def lost_or_back(session: Session, reason: str | None) -> None:
     """The microphone was lost (`reason`) or is back (None): the listeners' clocks wait for it."""
     said = [line for line in [listener.microphone(reason is None) for listener in session.listeners] if line]
     if reason is None:
-        session.out.shared([said[0] if said else "The microphone is back."])
+        session.out.shared([said[0] if said else _("The microphone is back.")])
         return
     session.out.quiet = False
-    session.out.shared([f"{reason} {said[0]}" if said else f"{reason} Commands can still be typed."])
+    session.out.shared([f"{reason} {said[0]}" if said else _("{reason} Commands can still be typed.").format(reason=reason)])

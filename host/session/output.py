@@ -6,14 +6,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from games.language import N_, _
 from host.audio.speaker import Speaker
 from host.session.screen import visible
 
 if TYPE_CHECKING:
     from host.session.session import Session
 
-#: the answer to a secret move typed at the shared screen, whether it was legal or not
-NOTED = "Noted."
+#: the answer to a secret move typed at the shared screen, whether it was legal or not (said as `_(NOTED)`)
+NOTED = N_("Noted.")
 
 
 class PrivateChannel(Protocol):
@@ -67,9 +68,9 @@ class TextOutput:
         writing its terms hears one."""
         if self.speaker is None or self.quiet:
             return
-        if line == NOTED and self._noted:
+        if line == _(NOTED) and self._noted:
             return
-        self._noted = line == NOTED
+        self._noted = line == _(NOTED)
         self.speaker.say(visible(line), interrupt=interrupt)
 
     def shared(self, lines: list[str], whole: bool = False) -> None:

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, GuessRefused, IllegalAction, SecretRefused
+from games.language import _, n_
 from host.session.output import NOTED, PrivateChannel, TextOutput
 from host.storage.preferences import Preferences
 
@@ -20,20 +21,20 @@ class Refusals:
     pending: dict[str, tuple[str, int, float]] = field(default_factory=dict)
 
     def add(self, player: str, what: str) -> str | None:
-        """A refusal of `player`'s `what` ("term"): the line to say now, if any."""
+        """A refusal of `player`'s `what` (a move's noun: "term"): the line to say now, if any."""
         now = time.monotonic()
         if player in self.pending:
-            _, count, _ = self.pending[player]
+            count = self.pending[player][1]
             self.pending[player] = (what, count + 1, now)
             return None
         self.pending[player] = (what, 0, now)
-        return f"{player}: one {what} was refused; see your phone."
+        return _("{player}: one {move} was refused; see your phone.").format(player=player, move=what)
 
     def due(self) -> float | None:
         """Seconds until a count is to be told, None when none is waiting."""
         if not self.pending:
             return None
-        return max(0.0, min(last for _, _, last in self.pending.values()) + self.QUIET - time.monotonic())
+        return max(0.0, min(last for _what, _count, last in self.pending.values()) + self.QUIET - time.monotonic())
 
     def told(self, all_now: bool = False) -> list[str]:
         """The counts whose refusals stopped coming (`all_now`: every count), to say now."""
@@ -41,10 +42,10 @@ class Refusals:
         for player, (what, count, last) in list(self.pending.items()):
             if all_now or time.monotonic() - last >= self.QUIET:
                 del self.pending[player]
-                if count == 1:
-                    lines.append(f"{player}: one more {what} was refused; see your phone.")
-                elif count:
-                    lines.append(f"{player}: {count} more {what}s were refused; see your phone.")
+                if count:
+                    lines.append(n_("{player}: one more {move} was refused; see your phone.",
+                                    "{player}: {count} more {move}s were refused; see your phone.", count).format(
+                        player=player, move=what, count=count))
         return lines
 
 
@@ -90,14 +91,15 @@ class Replies:
                 screen.tell(player, [refusal.private])
             else:
                 self.held.setdefault(player, []).append(refusal.private)
-            self.reply(NOTED, None)
+            self.reply(_(NOTED), None)
             return
         if player is None or screen is None or not state.secret_input():
-            self.reply(self.reason(refusal) if to is None else f"Refused: {refusal}", to)
+            self.reply(self.reason(refusal) if to is None else _("Refused: {reason}").format(reason=refusal), to)
             return
         written = " ".join(action.args)
         reason = refusal.private if isinstance(refusal, SecretRefused) else str(refusal)
-        screen.tell(player, [f"Refused: '{written}'. {reason}" if written else f"Refused: {reason}"])
+        screen.tell(player, [_("Refused: '{written}'. {reason}").format(written=written, reason=reason) if written
+                             else _("Refused: {reason}").format(reason=reason)])
         line = self.refusals.add(player, noun)
         if line is not None:
             self.out.shared([line])

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.base import Action, Event, GameState, IllegalAction, UnknownCommand
+from games.language import _, p_
 from host.adapters.base import adapter_for
 from host.adapters.listening import Announce, Ask, Attention, Listener, Play, Reply, Response
 from host.audio.speaker import EARCONS
-from host.commands import names
+from host.commands import command_named, names
 from host.session import microphone, undo
 from host.session.config import SessionConfig
 from host.session.events import (
@@ -47,7 +48,8 @@ class Session:
         #: the move a typed 'undo' asked about, with the number of moves then: 'yes' takes it back
         self.undo_asked: tuple[Action, int] | None = None
         #: said when the input ends before the game does
-        self.end_note = f"Input ended. Game {self.game_id} is saved: 'storyhost resume {self.game_id}' continues it."
+        self.end_note = _("Input ended. Game {game} is saved: 'storyhost resume {game}' continues it.").format(
+            game=self.game_id)
 
     @property
     def state(self) -> GameState:
@@ -63,7 +65,8 @@ class Session:
         self.source = source
         self.over_before = self.state.is_over()
         if self.over_before:
-            self.out.note(f"{self.state.status()} 'undo' takes back the last move of game {self.game_id} and opens it again; 'quit' leaves it over.")
+            self.out.note(_("{status} 'undo' takes back the last move of game {game} and opens it again; 'quit' leaves "
+                            "it over.").format(status=self.state.status(), game=self.game_id))
         else:
             self._announce(self.state.opening())
             self._guide()
@@ -88,13 +91,14 @@ class Session:
         match event:
             case InputEnded():
                 self.out.shared(self.replies.refusals.told(all_now=True))
-                self.out.note(f"Input ended. Game {self.game_id} stays over." if self.state.is_over() else self.end_note)
+                self.out.note(_("Input ended. Game {game} stays over.").format(game=self.game_id) if self.state.is_over()
+                              else self.end_note)
                 return False
             case ClockWake():
                 for listener in self.listeners:
                     self.respond(listener.wake(self.state))
             case Joined(player):
-                self.out.shared([f"{player} joined."])
+                self.out.shared([_("{player} joined.").format(player=player)])
             case Heard() as heard:
                 return microphone.hear(self, heard)
             case MicrophoneGone(reason):
@@ -116,12 +120,13 @@ class Session:
             return True
         if self.undo_asked is not None and not undo.answered(self, command):
             return True
-        verb, _, rest = command.partition(" ")
-        if verb.casefold() == "undo" and rest.strip().casefold() not in undo.YES:
+        verb, _space, rest = command.partition(" ")
+        host_command = command_named(verb)
+        if host_command == "undo" and not undo.means_yes(rest.strip()):
             undo.ask(self)
             return True
-        if verb.casefold() in names():
-            return self.perform(HostRequest(verb.casefold(), rest.strip()))
+        if host_command is not None:
+            return self.perform(HostRequest(host_command, rest.strip()))
         read = self.adapter.reading(self.state, command)
         if read is not None:  # what is on the table, read out again (a Dixit card told in words)
             for line in read:
@@ -167,7 +172,8 @@ class Session:
             if answer is not None:
                 self.respond(answer)
                 return
-        self.out.note(f"'{request.name}' is not a command of {self.adapter.spec.title}; 'help' lists them.")
+        self.out.note(_("'{command}' is not a command of {game}; 'help' lists them.").format(
+            command=p_("verb", request.name), game=self.adapter.spec.title))
 
     def respond(self, responses: Iterable[Response]) -> None:
         """Carry out what a listener answered, one response at a time (each action played before
@@ -201,7 +207,7 @@ class Session:
         turn = self.adapter.phone_turn(self.state, sent.seat)
         action = turn.action(sent.verb, sent.value)
         if action is None or self.adapter.actor(self.state, action) != sent.seat:
-            self.replies.reply(f"Refused: that is not yours to do now. {turn.now}", sent.seat)
+            self.replies.reply(_("Refused: that is not yours to do now. {now}").format(now=turn.now), sent.seat)
             return
         self.play(action, to=sent.seat)
 
@@ -222,9 +228,9 @@ class Session:
         told = self.replies.tell_privately(events, to)
         if to is None and not heard and any(event.cue == "secret" for event in events):
             events = [event for event in events if event.cue != "secret"]
-            self.replies.reply(NOTED, None)
+            self.replies.reply(_(NOTED), None)
         elif not any(event.to is None for event in events) and not told:  # a secret move (a term): the player hears it counted
-            self.replies.reply(NOTED, to)
+            self.replies.reply(_(NOTED), to)
         self._announce(events, action)
         microphone.follow_phase(self)
         self._guide()
@@ -303,4 +309,4 @@ class Session:
     def _finish(self) -> None:
         """The engine has announced the outcome with its last move."""
         self.store.mark_finished(self.game_id)
-        self.out.note(f"Game {self.game_id} is over and saved.")
+        self.out.note(_("Game {game} is over and saved.").format(game=self.game_id))

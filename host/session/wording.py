@@ -6,17 +6,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.base import Action, Choice, GameState, Verb, fold_name, join_either
+from games.language import _, p_
 from host.commands import typed_aliases
 
-#: words a natural answer may have besides those of the command it means ("I choose the quirky side")
-FILLER = frozenset({"a", "an", "the", "i", "we", "choose", "pick", "please", "it", "is", "for", "to"})
+
+def fillers() -> frozenset[str]:
+    """Words a natural answer may have besides those of the command it means ("I choose the
+    quirky side"), in the table's language and in English (either may be typed)."""
+    words = ("a an the i we choose pick please it is for to", p_("filler", "a an the i we choose pick please it is for to"))
+    return frozenset(fold_name(word) for said in words for word in said.split())
 
 
 def move_noun(nouns: Mapping[str, tuple[str, str]], verb: str, argument: str | None = None) -> str:
     """'erasure'; with its argument, when it may be said: 'flip of B3', 'choice of the normal side'
-    (`nouns`: the game adapter's `move_nouns`)."""
-    alone, told = nouns.get(verb, (verb, verb + " {}"))
-    return alone if argument is None else told.format(argument)
+    (`nouns`: the game adapter's `move_nouns`, said in the table's language; else the verb's word)."""
+    word = p_("verb", verb)
+    alone, told = nouns.get(verb, (word, word + " {}"))
+    return _(alone) if argument is None else _(told).format(argument)
 
 
 def takes_free_words(verb: Verb) -> bool:
@@ -25,9 +31,14 @@ def takes_free_words(verb: Verb) -> bool:
 
 
 def usage_of(verb: Verb, player: str | None) -> str:
-    """'term Sabine TERM': the usage with the player's name filled in."""
-    params = [param.rstrip(".").upper() for param in verb.params]
-    return " ".join([verb.name, *([player] if player else []), *params])
+    """'term Sabine TERM': the usage with the player's name filled in, in the table's language."""
+    params = [p_("param", param.rstrip(".")).upper() for param in verb.params]
+    return " ".join([verb.said, *([player] if player else []), *params])
+
+
+def written_action(state: GameState, action: Action) -> str:
+    """A move as it is typed in the table's language ('vote Leo 4'); `str(action)` is its English id."""
+    return " ".join([state.verbs[action.verb].said, *([action.player] if action.player else []), *action.args])
 
 
 def aliases(written: Mapping[str, str]) -> dict[str, str]:
@@ -37,8 +48,9 @@ def aliases(written: Mapping[str, str]) -> dict[str, str]:
 
 
 def written_usage(verb: Verb, written: Mapping[str, str]) -> str:
-    """A command's usage as players type it ('time up', not 'timeup')."""
-    return written.get(verb.name, verb.name) + verb.usage[len(verb.name):]
+    """A command's usage as players type it ('time up', not 'timeup'; a translated word as it is)."""
+    word = written.get(verb.name, verb.name) if verb.said == verb.name else verb.said
+    return word + verb.usage[len(verb.said):]
 
 
 def normalise(line: str, written: Mapping[str, str]) -> str:
@@ -65,13 +77,13 @@ def meant(state: GameState, without: frozenset[str], line: str) -> Action | None
     """The one legal move a line that is no command plainly means: "normal" or "quirky side"
     when the storyteller is asked to choose, "B3" for a flip, "Leo 4" for Leo's vote. Its
     words (but for fillers) are all words of that move, and it names all the move's values."""
-    typed = {fold_name(word) for word in line.split()} - FILLER
+    typed = {fold_name(word) for word in line.split()} - fillers()
     if not typed:
         return None
     matches = []
     for choice in offered_moves(state, without):
         action = choice.action
-        words = {fold_name(word) for word in str(action).split()}
+        words = {fold_name(word) for word in f"{action} {written_action(state, action)}".split()}
         if typed <= words and {fold_name(arg) for arg in action.args} <= typed:
             matches.append(action)
     return matches[0] if len(matches) == 1 else None
@@ -88,16 +100,16 @@ def hint(state: GameState, without: frozenset[str], line: str) -> str:
         verb = state.verbs[choice.action.verb]
         if verb.name in without:
             continue
-        example = str(choice.action) if choice in offered else usage_of(verb, choice.action.player)
+        example = written_action(state, choice.action) if choice in offered else usage_of(verb, choice.action.player)
         examples.setdefault(example, (verb.name, len(typed & {fold_name(word) for word in example.split()})))
     if not examples:
-        return "Type help to hear the commands."
-    most = max(common for _, common in examples.values())
+        return _("Type help to hear the commands.")
+    most = max(common for _verb, common in examples.values())
     if most > 0:
-        best = [example for example, (_, common) in examples.items() if common == most][:3]
+        best = [example for example, (_verb, common) in examples.items() if common == most][:3]
     else:
         first_of_verb: dict[str, str] = {}
-        for example, (verb_name, _) in examples.items():
+        for example, (verb_name, _common) in examples.items():
             first_of_verb.setdefault(verb_name, example)
         best = list(first_of_verb.values())[:3]
-    return f"Type {join_either(best)}."
+    return _("Type {lines}.").format(lines=join_either(best))

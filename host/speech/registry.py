@@ -25,8 +25,8 @@ from host.speech.recognizer import (
     SAMPLE_RATE, BrokenModel, MissingModel, Recognizer, RecognizerError, find_vosk_model,
 )
 
-#: (model, sample rate, confirming model, live) -> the recognizer; see `open_recognizer`
-Opener = Callable[[Path | None, int, Path | None, bool], Recognizer]
+#: (model, sample rate, confirming model, live, language) -> the recognizer; see `open_recognizer`
+Opener = Callable[[Path | None, int, Path | None, bool, str], Recognizer]
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,16 @@ class RecognizerKind:
     owns_folder: Callable[[Path], bool] | None = None
 
 
-def _pocketsphinx(model: Path | None, sample_rate: int, confirming: Path | None, live: bool) -> Recognizer:
+def _english_only(name: str, language: str) -> None:
+    if language != "en":
+        raise RecognizerError(f"{name} hears English only here, not {language!r}: use --asr whisper.")
+
+
+def _pocketsphinx(model: Path | None, sample_rate: int, confirming: Path | None, live: bool,
+                  language: str) -> Recognizer:
     from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 
+    _english_only("PocketSphinx", language)
     if model is not None:
         raise RecognizerError("PocketSphinx uses its bundled model: drop --model, or use --asr vosk or whisper.")
     return PocketSphinxRecognizer(sample_rate)
@@ -64,7 +71,8 @@ def _vosk_in(folder: Path, sample_rate: int) -> Recognizer:
     return VoskRecognizer(folder, sample_rate)
 
 
-def _vosk(model: Path | None, sample_rate: int, confirming: Path | None, live: bool) -> Recognizer:
+def _vosk(model: Path | None, sample_rate: int, confirming: Path | None, live: bool, language: str) -> Recognizer:
+    _english_only("Vosk", language)
     folder = model or find_vosk_model()
     if folder is None:
         raise MissingModel(
@@ -74,12 +82,12 @@ def _vosk(model: Path | None, sample_rate: int, confirming: Path | None, live: b
     return _vosk_in(folder, sample_rate)
 
 
-def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live: bool) -> Recognizer:
+def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live: bool, language: str) -> Recognizer:
     from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
     from host.speech.split_recognizer import SplitRecognizer
     from host.speech.whisper_recognizer import WhisperRecognizer
 
-    found = locate_whisper(model)
+    found = locate_whisper(model, language=language)
     check_before_loading(found)
     confirmer = locate_confirming(confirming or model)
     if confirmer.path != found.path:
@@ -88,7 +96,7 @@ def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live
     # Whisper makes the loose pass of the grammar's utterances (host/speech/split_recognizer.py)
     grammar = (PocketSphinxRecognizer(sample_rate, loose=False) if grammar_model is None
                else _vosk_in(grammar_model, sample_rate))
-    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live)
+    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live, language=language)
     return SplitRecognizer(whisper, grammar)
 
 
@@ -186,17 +194,19 @@ def open_recognizer(
     *,
     confirming: Path | str | None = None,
     live: bool = False,
+    language: str = "en",
 ) -> Recognizer:
     """A recognizer of `kind` (see `kind_of`) for audio at `sample_rate`. `model` is a
     Whisper or a Vosk model folder, or a Whisper model's name ("base"). `confirming` is the
     Whisper model of the confirming pass (default: `model` when given, else base:
     models.locate.locate_confirming). `live`: the audio comes at its own pace (a microphone),
     and Whisper's confirmations run beside the stream, on a thread of their own; else between
-    chunks, so that a file is always heard the same way."""
+    chunks, so that a file is always heard the same way. `language`: what it hears (Whisper's
+    language is forced; the others hear English only and refuse another)."""
     chosen = kind_of(kind, model)
     try:
         return chosen.open(None if model is None else Path(model), sample_rate,
-                           None if confirming is None else Path(confirming), live)
+                           None if confirming is None else Path(confirming), live, language)
     except ModelNotFound as error:
         raise MissingModel(str(error)) from error
     except DamagedModel as error:

@@ -22,7 +22,7 @@ import ctranslate2
 import numpy as np
 from faster_whisper import WhisperModel
 
-from host.speech.recognizer import SAMPLE_RATE, BrokenModel, MissingModel
+from host.speech.recognizer import SAMPLE_RATE, BrokenModel, MissingModel, RecognizerError
 from nlp.ticks import HeardWord
 
 NAME = "Whisper"
@@ -60,9 +60,12 @@ class ShortWindowWhisper(WhisperModel):  # type: ignore[misc]  # faster_whisper 
     every segment to; the padding's encoder work is what makes a short buffer slow. The stream
     and the confirmations may share the model from two threads: each sets its own window."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, language: str = "en", **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._window = threading.local()
+        #: what it hears: its language is forced, never detected (a multilingual model would
+        #: otherwise take a Spanish story's English name for English speech)
+        self.language = language
 
     @property
     def frames(self) -> int:
@@ -97,15 +100,15 @@ def give_back_memory() -> None:
         _LIBC.malloc_trim(0)
 
 
-def load_into(future: Future[ShortWindowWhisper], model: Path, threads: int) -> None:
+def load_into(future: Future[ShortWindowWhisper], model: Path, threads: int, language: str = "en") -> None:
     try:
-        future.set_result(load(model, threads))
+        future.set_result(load(model, threads, language))
     except Exception as error:  # raised where the model is first used, whatever it is
         future.set_exception(error)
     give_back_memory()  # what loading needed (the file's float16 weights made int8)
 
 
-def load(model: Path, threads: int) -> ShortWindowWhisper:
+def load(model: Path, threads: int, language: str = "en") -> ShortWindowWhisper:
     folder = Path(model).expanduser()
     if not (folder / "model.bin").is_file():
         raise MissingModel(
@@ -113,9 +116,14 @@ def load(model: Path, threads: int) -> ShortWindowWhisper:
             "folder (model.bin, config.json, tokenizer.json)."
         )
     try:
-        return ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
+        loaded = ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads,
+                                    language=language)
     except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
         raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+    if language != "en" and not loaded.model.is_multilingual:
+        raise RecognizerError(f"The Whisper model in {folder} hears English only, not {language!r}: "
+                              "choose a multilingual one (--model base).")
+    return loaded
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,7 @@ def transcribe(
     model.frames = min(3000, max(round(window * 100), math.ceil(len(audio) / 160 + PADDING * 100)))
     segments, _ = model.transcribe(
         audio,
-        language="en",
+        language=model.language,
         beam_size=beam,
         temperature=0.0,
         condition_on_previous_text=False,

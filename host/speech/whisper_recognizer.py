@@ -160,18 +160,20 @@ class WhisperRecognizer:
         threads: int = 2,
         confirming: Path | None = None,
         background: bool = False,
+        language: str = "en",
     ):
         """`model` streams; `confirming` (default: the same) makes the confirming pass, on a
         thread of its own with `background`. A second model loads on a thread of its own while
         the caller goes on (launch to listening): the first confirmation waits for it, and so does
-        the end of the process (CTranslate2 aborts one that ends while it loads)."""
+        the end of the process (CTranslate2 aborts one that ends while it loads). Both hear
+        `language` (a code such as "es"; the models must know it: see models.locate)."""
         check_rate(NAME, self.sample_rate, sample_rate)
-        self._model = load(model, threads)
+        self._model = load(model, threads, language)
         confirmer: Future[ShortWindowWhisper] = Future()
         if confirming is None or confirming == model:
             confirmer.set_result(self._model)
         else:
-            threading.Thread(target=load_into, args=(confirmer, confirming, threads), name="whisper-loading").start()
+            threading.Thread(target=load_into, args=(confirmer, confirming, threads, language), name="whisper-loading").start()
         self._confirmer = Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
         self._context: str | None = None

@@ -1,9 +1,12 @@
 // The companion's pages: fill in the screen's JSON as text, keep it live over a WebSocket
 // (reconnecting after a sleep or a lost network), and send the player's moves. What a screen
 // shows is built here with the same elements as host/companion/pages.py writes into the page.
+// Every sentence it writes is the page's, in the game's language: the screen's JSON words the
+// counts, and the page gives its own sentences (the element #words, pages.SCRIPT_WORDS).
 "use strict";
 (function () {
   var body = document.body;
+  var words = JSON.parse(document.getElementById("words").textContent);
   var socket = null;
   var seen = { announcements: latest("announcements"), replies: latest("replies") };
   var epoch = null;  // the host's serving of the game: its numbered lines start again after a resume
@@ -78,7 +81,7 @@
     var left = secondsLeft();
     if (left === null) return null;
     return el("div", { "class": "timer" }, [
-      el("p", {}, [el("span", { "class": "seconds" }, [String(left)]), " seconds left"]),
+      el("p", {}, [words.seconds_left[0], el("span", { "class": "seconds" }, [String(left)]), words.seconds_left[1]]),
       el("progress", { max: table.timer_of || left, value: left, "aria-hidden": "true" }),
     ]);
   }
@@ -88,7 +91,7 @@
     return [el("h3", {}, [table.meters_label]), el("ul", { "class": "meters" }, table.meters.map(function (meter) {
       return el("li", { "class": "meter" }, [
         el("span", { "class": "name" }, [meter.name]), " ",
-        el("span", { "class": "count" }, [meter.count + " of " + meter.of + " " + meter.unit]), " ",
+        el("span", { "class": "count" }, [meter.counted]), " ",
         count(meter.count, meter.of),
         meter.note ? " " : null, meter.note ? el("span", { "class": "note" }, [meter.note]) : null,
       ]);
@@ -104,12 +107,12 @@
     for (var row = 0; row < tiles.rows; row++) {
       var cells = [el("th", { scope: "row" }, [String(row + 1)])];
       tiles.tiles.slice(row * tiles.columns, (row + 1) * tiles.columns).forEach(function (tile) {
-        cells.push(tile.name === null ? el("td", { "class": "tile down" }, ["face down"]) : el("td", { "class": "tile up" }, [tile.name]));
+        cells.push(tile.name === null ? el("td", { "class": "tile down" }, [words.face_down]) : el("td", { "class": "tile up" }, [tile.name]));
       });
       rows.push(el("tr", {}, cells));
     }
     return el("table", { "class": "grid" }, [
-      el("caption", {}, ["The tiles"]), el("thead", {}, [el("tr", {}, head)]), el("tbody", {}, rows),
+      el("caption", {}, [words.tiles]), el("thead", {}, [el("tr", {}, head)]), el("tbody", {}, rows),
     ]);
   }
 
@@ -126,12 +129,10 @@
   function cards(table) {
     if (!table.cards.length) return [];
     return [el("h3", {}, [table.cards_label]), el("ol", { "class": "cards" }, table.cards.map(function (card) {
-      var votes = card.votes, said = "";
-      if (votes !== null) said = votes.length ? votes.length + " vote" + (votes.length === 1 ? "" : "s") + ": " + votes.join(", ") : "no vote";
       var owner = card.owner ? el("span", { "class": "owner" }, [card.owner]) : null;
-      var counted = said ? el("span", { "class": "votes" }, [said]) : null;
-      if (card.face === null) return el("li", { "class": "card" }, [el("span", { "class": "number" }, ["Card " + card.number]), owner, counted]);
-      return el("li", { "class": "card told" }, [el("h4", { "class": "number" }, ["Card " + card.number + ": " + card.face.title])]
+      var counted = card.said ? el("span", { "class": "votes" }, [card.said]) : null;
+      if (card.face === null) return el("li", { "class": "card" }, [el("span", { "class": "number" }, [card.label]), owner, counted]);
+      return el("li", { "class": "card told" }, [el("h4", { "class": "number" }, [card.label])]
         .concat(told(card.face), [owner, counted]));
     }))];
   }
@@ -149,7 +150,7 @@
   function scores(list) {
     var ranked = list.slice().sort(function (a, b) { return b[1] - a[1]; });
     return [
-      el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, ["Player"]), el("th", { scope: "col" }, ["Points"])])]),
+      el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, [words.player]), el("th", { scope: "col" }, [words.points])])]),
       el("tbody", {}, ranked.map(function (entry) {
         return el("tr", {}, [el("th", { scope: "row" }, [entry[0]]), el("td", {}, [String(entry[1])])]);
       })),
@@ -249,7 +250,7 @@
     if (screen.turn) {
       text("todo", screen.turn.now);
       renderAsks(screen.turn);
-      var yours = screen.turn.yours.length ? screen.turn.yours : ["Nothing secret for you right now."];  // pages.NOTHING_YOURS
+      var yours = screen.turn.yours.length ? screen.turn.yours : [words.nothing_yours];
       fill("yours", yours.map(function (line) { return el("li", {}, [line]); }));
     }
     append("announcements", screen.announcements, "announcements");
@@ -259,7 +260,7 @@
 
   function send(verb, value) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      reply("Not connected to the host: wait a moment and try again.");
+      reply(words.not_connected);
       return;
     }
     socket.send(JSON.stringify({ verb: verb, text: value }));
@@ -270,26 +271,24 @@
     if (!element) return;
     var link = document.createElement("a");
     link.href = "/";
-    link.textContent = "Open the join page";
+    link.textContent = words.open_join;
     element.replaceChildren(document.createTextNode(message + " "), link);
   }
 
   function connect(delay) {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + body.dataset.socket);
-    socket.onopen = function () { delay = 500; text("connection", "Connected to the host."); };
+    socket.onopen = function () { delay = 500; text("connection", words.connected); };
     socket.onmessage = function (event) {
       var message = JSON.parse(event.data);
       if (typeof message.reply === "string") reply(message.reply); else render(message);
     };
     socket.onclose = function (event) {
       if (event.code === 4001 || event.code === 4004) {  // a renewed link, or one that opens no seat: stop trying
-        gone(event.code === 4001
-          ? "This link no longer works: the laptop made a new link for this seat. To play on this phone, open the join page and enter the room code the laptop says."
-          : "This link opens no seat in this game. To play, open the join page and enter the room code the laptop says.");
+        gone(event.code === 4001 ? words.renewed : words.no_seat);
         return;
       }
-      text("connection", "Connection to the host lost; trying again.");
+      text("connection", words.lost);
       setTimeout(function () { connect(Math.min(delay * 2, 5000)); }, delay);
     };
   }
@@ -306,6 +305,6 @@
   shown.asks = initial.turn ? JSON.stringify([initial.turn.asks, initial.turn.hand]) : null;  // the page holds them already
   render(initial);
   setInterval(showTimer, 1000);
-  text("connection", "Connecting.");
+  text("connection", words.connecting);
   connect(500);
 })();

@@ -23,6 +23,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from host.storage.catalogs import DEFAULT, translations
 from tests.host.cli_helpers import ROOT, RunningStoryhost, storyhost_env
 
 #: without the network flags, chromium's background traffic misbehaves on a closed network
@@ -85,8 +86,9 @@ def free_port() -> int:
 
 
 def room_code(line: str) -> str:
-    """The room code in the line that says where phones join ("... with room code 4 7 2 9; ...")."""
-    found = re.search(r"room code (\d) (\d) (\d) (\d)", line)
+    """The room code in the line that says where phones join ("... with room code 4 7 2 9; ...",
+    in any language): its four digits, said apart."""
+    found = re.search(r"(?<![\d.:])(\d) (\d) (\d) (\d)(?![\d.])", line)
     assert found, line
     return "".join(found.groups())
 
@@ -100,11 +102,14 @@ def status_of(url: str) -> int:
 
 
 class Host(RunningStoryhost):
-    """`storyhost ARGS --companion` in a subprocess, its standard input a pipe, its output kept."""
+    """`storyhost ARGS --companion` in a subprocess, its standard input a pipe, its output kept;
+    `language`: the game's (ARGS choose it), in which it says where phones join."""
 
-    def __init__(self, data: Path, *args: str, port: int = 0) -> None:
+    def __init__(self, data: Path, *args: str, port: int = 0, language: str = DEFAULT) -> None:
         super().__init__((*args, "--companion", "--port", str(port)), storyhost_env(data), stderr=subprocess.STDOUT)
-        joined = self.wait_for("Phones join at")
+        joins = translations(language).gettext(
+            "Phones join at {address} (type {typed}) with room code {code}; the table page is at {table}.")
+        joined = self.wait_for(joins.partition("{address}")[0])
         found = re.search(r":(\d+)/", joined)
         assert found, joined
         self.base = f"http://127.0.0.1:{found.group(1)}"
@@ -154,9 +159,10 @@ def _holds(condition: Any) -> bool:
 class Pages:
     """One browser tab per screen: a player's page or the table's."""
 
-    def __init__(self, driver: WebDriver, base: str, code: str = "") -> None:
-        """`code`: the room code, to join with."""
+    def __init__(self, driver: WebDriver, base: str, code: str = "", language: str = DEFAULT) -> None:
+        """`code`: the room code, to join with; `language`: the game's, which the pages speak."""
         self.driver, self.base, self.code = driver, base, code
+        self.said = translations(language).gettext
         self.tabs: dict[str, str] = {}
         self.links: dict[str, str] = {}
 
@@ -176,7 +182,7 @@ class Pages:
         self._tab(player)
         self.driver.get(self.base + "/")
         self.driver.find_element(By.ID, "code").send_keys(self.code)
-        self.driver.find_element(By.XPATH, f"//button[normalize-space()=\"I am {player}\"]").click()
+        self.driver.find_element(By.XPATH, f"//button[normalize-space()=\"{self.said('I am {name}').format(name=player)}\"]").click()
         self.wait(player, lambda: "/p/" in self.driver.current_url)
         self.links[player] = self.driver.current_url
         self.connected(player)
@@ -199,7 +205,7 @@ class Pages:
         return self.driver
 
     def connected(self, name: str) -> None:
-        self.wait_text(name, "Connected to the host.")
+        self.wait_text(name, self.said("Connected to the host."))
 
     def text(self, name: str) -> str:
         """What the page shows, its lines joined by spaces."""

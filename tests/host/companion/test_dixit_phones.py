@@ -64,6 +64,7 @@ def test_a_whole_turn_from_phones_only(browser: WebDriver, tmp_path: Path) -> No
         links = {player: pages.join(player) for player in PLAYERS}
         pages.table()
         pages.wait_text("table", "the first to find one is the storyteller")
+        assert {pages.show(name).find_element(By.TAG_NAME, "html").get_attribute("lang") for name in pages.tabs} == {"en"}
         all_clean(pages)
 
         pages.press("Ana", "storyteller")

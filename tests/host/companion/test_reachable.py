@@ -104,7 +104,7 @@ def test_phones_open_the_printed_address(namespaces: None, tmp_path: Path) -> No
         others = next(line for line in lines if line.startswith("If a phone cannot open it"))
         assert others == f"If a phone cannot open it, try http://[{WIFI6}]:{port}/ ({WIFI_LINK}), http://{OTHER}:{port}/ ({OTHER_LINK})."
         served = next(line for line in lines if line.startswith("Served on"))
-        assert served.startswith(f"Served on {WIFI_LINK} ({WIFI}, {WIFI6}) and {OTHER_LINK} ({OTHER}) and loopback")
+        assert served.startswith(f"Served on {WIFI_LINK} ({WIFI}, {WIFI6}), {OTHER_LINK} ({OTHER}) and loopback")
         assert "127.0.1.1" not in "\n".join(lines)
         assert "Join Dixit, game 1" in phone_opens(f"http://{WIFI}:{port}/")
         assert "Join Dixit, game 1" in phone_opens(f"http://[{WIFI6}]:{port}/")

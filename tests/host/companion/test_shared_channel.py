@@ -105,7 +105,8 @@ def test_refusals_and_private_stay_off_the_table(store: GameStore) -> None:
     assert "You wrote 'radio' (1 of 5)." in replies and "You wrote 'bicycle' (2 of 5)." in replies
     assert "Noted." not in replies  # the phone hears what it wrote instead
     meters = table_screen(session.state, None)["table"]["meters"]
-    assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": ""}
+    assert meters[0] == {"name": "Sabine", "count": 2, "of": 5, "unit": "terms written", "note": "",
+                         "counted": "2 of 5 terms written"}
 
 
 def test_a_player_named_table_never_gets_the_table_page(store: GameStore) -> None:
