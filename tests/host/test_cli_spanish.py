@@ -11,8 +11,10 @@ import pytest
 
 from games import dixit, stories, storytelling
 from games.language import speaking
+from host.adapters.base import adapter_for
 from host.cli.main import when
 from host.cli.rules import COMMAND, rules_file
+from host.commands import offered
 from host.storage.catalogs import DEFAULT, languages, translations
 from host.storage.preferences import load as load_preferences
 from tests.host.cli_helpers import run_storyhost
@@ -72,6 +74,7 @@ def test_the_spanish_rules_name_every_command_as_the_game_takes_it(spanish_rules
     assert "{cmd:" not in text and not COMMAND.search(text)
     with speaking(translations("es")):
         usages = [verb.usage for engine in ENGINES[game] for verb in engine.verbs.values()]
+        usages += [command.local_usage for command in offered(adapter_for(game).commands)]
     for usage in usages:
         assert f"\n- {usage}: " in text, usage
     for line in text.splitlines():  # plain text for a screen reader, as the English rules
