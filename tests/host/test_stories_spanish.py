@@ -103,3 +103,14 @@ def test_storyhost_play_refuses_a_deck_in_another_language_in_one_line_and_plays
     played = run_storyhost(tmp_path, *PLAY, "--language", "es", "--deck", str(deck(tmp_path, "es")), stdin="quit\n")
     assert played.returncode == 0, played.stderr
     assert re.search(r"^Cara normal: «Frase \d\.\.\.»$", played.stdout, re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
+    """The demo's story is an English recording; none in Spanish can be made here (no natural voice)."""
+    result = run_storyhost(tmp_path, "demo", "--language", "es")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "storyhost demo: the demo is in English only: its story is an English recording, and no natural voice here "
+        "can record one in español (es). To play Stories! in español (es): storyhost play stories --language es "
+        "--players NAME NAME NAME"]
