@@ -6,15 +6,26 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
+from games.base import Match
 from games.decks import OpeningCard
 from games.language import speaking
+from host.adapters.base import adapter_for
+from host.adapters.listening import Hearing
+from host.cli.catalog import make
+from host.session.events import Heard
+from host.session.session import Session, SessionConfig, TextOutput
+from host.speech.recognizer import Hypothesis
 from host.storage.catalogs import translations
 from host.storage.decks import DeckError, load_opening_cards
+from host.storage.store import GameStore
+from nlp.ticks import HeardWord
 from tests.host.cli_helpers import run_storyhost
+from tests.host.test_spoken_news import Scripted
 
 SCRIPT = Path(__file__).parent / "data" / "stories-es.script"
 #: seats Ana, Bea, Carlos: six stories; seed 3 deals the Spanish deck so that no term is on its card
@@ -114,3 +125,31 @@ def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
         "storyhost demo: the demo is in English only: its story is an English recording, and no natural voice here "
         "can record one in español (es). To play Stories! in español (es): storyhost play stories --language es "
         "--players NAME NAME NAME"]
+
+
+def test_a_spanish_story_heard_live_is_judged_by_the_spanish_rulings(tmp_path: Path) -> None:
+    """The game's adapter gives its narration listener the referee of the game's language: a story
+    heard word by word (as a recognizer gives it) ticks "dar" on "dámelo" and "levantar" on
+    "levantó"; "pregunta Bea", said, is Bea's question; Stop! on Bea's fifth term."""
+    settings = {"players": ["Ana", "Bea", "Carlos"], "seed": 3, "timer_seconds": 60, "language": "es",
+                "cards": [asdict(card) for card in load_opening_cards(None, "es")]}
+    setup = ["elige Ana normal", *(f"término Bea {t}" for t in ("dar", "levantar", "perro", "arcoíris", "oso polar")),
+             *(f"término Carlos {t}" for t in ("gato", "perra", "mar", "libro", "verde")), "empieza"]
+    question = tuple(HeardWord(word, start=i * 0.4, end=i * 0.4 + 0.3) for i, word in enumerate("pregunta Bea".split()))
+    story = "mi perra me dijo dámelo y se levantó y vimos un arco iris y un oso polar y un gato"
+    words = tuple(HeardWord(word, start=1 + i * 0.4, end=1 + i * 0.4 + 0.3) for i, word in enumerate(story.split()))
+    printed: list[str] = []
+    with speaking(translations("es")), GameStore(tmp_path / "games.sqlite3") as store:
+        game = store.create("stories", settings)
+        session = Session(SessionConfig(store=store, game_id=game, match=Match(make("stories", settings)),
+                                        output=TextOutput(write=printed.append),
+                                        listeners=adapter_for("stories").listeners(settings, Hearing())))
+        session.run(Scripted([*setup, Heard(Hypothesis(question, True), question[-1].end),
+                              Heard(Hypothesis(words, True), words[-1].end)]))
+        moves = [str(action) for action in store.actions(game)]
+    assert "question Bea" in moves
+    assert [move for move in moves if move.startswith("tick")] == [
+        "tick Bea perro, Carlos perra", "tick Bea dar", "tick Bea levantar", "tick Bea arcoíris", "tick Bea oso polar"]
+    assert any(line.endswith("] ¡Alto! Bea ha marcado sus cinco términos.") for line in printed)  # at its time
+    assert any(line.endswith("Bea hace una primera pregunta, que cuesta 1 punto. Ana, respóndela como es debido.")
+               for line in printed)
