@@ -191,9 +191,8 @@ class StoriesState(GameState):
         self.story_count = len(self.players) * (2 if len(self.players) <= 5 else 1)
         if len(cards) < self.story_count:
             raise DeckTooSmall(
-                n_("{players} players tell {stories} stories, so the deck needs at least {stories} cards, not {count}.",
-                   "{players} players tell {stories} stories, so the deck needs at least {stories} cards, not {count}.",
-                   len(cards)).format(players=len(self.players), stories=self.story_count, count=len(cards))
+                _("{players} players tell {stories} stories, so the deck needs at least {stories} cards, not {count}.")
+                .format(players=len(self.players), stories=self.story_count, count=len(cards))
             )
         if timer_seconds < 1:
             raise SetupError(_("The timer must run for at least one second."))
