@@ -77,6 +77,18 @@ def test_the_deck_is_the_games_language() -> None:
     assert OpeningCard("Cuando estuve en el Ártico hace poco...", "El día en que mi nevera empezó a darme consejos...") in spanish
 
 
+def test_the_spanish_deck_has_enough_short_distinct_openings() -> None:
+    """As the English deck: every sentence short, opening a story ("..."), none twice; enough
+    cards for ten players, the most, with some left to shuffle."""
+    cards = load_opening_cards(None, "es")
+    assert len(cards) >= 40
+    sentences = [sentence for card in cards for sentence in (card.normal, card.quirky)]
+    assert len({sentence.casefold() for sentence in sentences}) == len(sentences)
+    assert all(4 <= len(sentence.split()) <= 14 and sentence.endswith("...") for sentence in sentences)
+    assert all(sentence[0].isupper() or sentence[0] in "¡¿" for sentence in sentences)
+    assert cards[0].normal == "Cuando estuve en el Ártico hace poco..."  # the rulebook's worked example
+
+
 def deck(tmp_path: Path, language: str | None) -> Path:
     data = {"game": "stories", **({"language": language} if language else {}),
             "cards": [{"normal": f"Frase {n}...", "quirky": f"Frase rara {n}..."} for n in range(6)]}
