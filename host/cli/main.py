@@ -317,6 +317,7 @@ def _speak(language: str) -> None:
 
 def _play(options: argparse.Namespace) -> None:
     language = _chosen_language(options)
+    options.language = language  # the adapters read it for their decks (new_settings)
     _speak(language)
     try:
         settings = {**new_settings(options), "language": language}
