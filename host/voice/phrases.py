@@ -87,7 +87,7 @@ def phrases(state: GameState, names: Names, game: GameVoice, language: str = "en
         natural = list(game.phrases(choice.action, names))
         confirm = any(phrase.confirm for phrase in natural)
         said = [] if language == "en" else list(said_command(state, choice, names, confirm))
-        for phrase in [*natural, *said]:
+        for phrase in [*said, *natural]:  # the table's language first: "what can I say" gives it
             out.setdefault(phrase.words, phrase if phrase.dictation is not None else replace(phrase, action=choice.action))
     for words, line, confirm in _spoken(game):
         for way in words:
