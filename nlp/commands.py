@@ -212,12 +212,31 @@ def understand(
     return Understood(allowed[best], SURE - 0.01, doubt, floor)
 
 
+#: how Spanish is said, from its spelling (Spain's, with seseo: Whisper spells "z" and "s" as it
+#: hears them): each rule a pattern and the sound written for it, in order
+SOUNDS = {"es": ((r"ch", "1"), (r"qu(?=[ei])", "k"), (r"gu(?=[ei])", "g"), (r"g(?=[ei])", "j"), (r"c(?=[ei])", "s"),
+                 (r"c", "k"), (r"z", "s"), (r"[vw]", "b"), (r"h", ""), (r"ll", "y"), (r"x", "ks"), (r"rr", "r"))}
+
+
 def alike(heard: str, phrase: str, language: str = "en") -> float:
-    """How alike two word strings are, by spelling or by sound, 0..1. The sound is English's
-    (the CMU dictionary): in another language only the spelling counts, since English phones of
-    the few words the dictionary has would make two phrases that differ in the others alike."""
+    """How alike two word strings are, by spelling or by sound, 0..1. English's sound is the CMU
+    dictionary's phones; another language's is its letters said as their names and, for Spanish,
+    its spelling read as it sounds, where words run together ("volte a ver" for "voltea be"):
+    English phones of the few words the dictionary has would make two phrases alike that differ
+    in the others."""
     spelling = fuzz.ratio(heard, phrase) / 100
-    return max(spelling, similarity(_phones(heard), _phones(phrase))) if language == "en" else spelling
+    if language == "en":
+        return max(spelling, similarity(_phones(heard), _phones(phrase)))
+    return max(spelling, fuzz.ratio(_sounded(heard, language), _sounded(phrase, language)) / 100)
+
+
+def _sounded(words: str, language: str) -> str:
+    """The words as they sound in `language`, run together: a lone letter by its name."""
+    names = {letter: word for word, letter in reversed(_letter_sounds(_letters()).items())}
+    text = "".join(names.get(word, word) if len(word) == 1 else word for word in words.split())
+    for pattern, sound in SOUNDS.get(language, ()):
+        text = re.sub(pattern, sound, text)
+    return text
 
 
 def _phones(words: str) -> tuple[str, ...]:
