@@ -236,9 +236,9 @@ class WhisperRecognizer:
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
         """A phrase list: from now on each utterance is a command, decoded whole at its end (Whisper
         cannot be held to the phrases: `nlp.commands.understand` weighs its words against them);
-        None: free speech again. A switch closes the utterance in progress."""
+        None: free speech again, and the utterance in progress is closed, as on a switch."""
         commands = phrases is not None
-        if commands != self._commands and self._speaking:
+        if (not commands or not self._commands) and self._speaking:
             self._pending += self._end_utterance(self._audio_start + len(self._audio))
         self._commands = commands
 
