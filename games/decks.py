@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 TALE_KEYS = ("saint-george", "three-pigs", "cinderella", "hare-tortoise")
 FRAME_COLOURS = ("red", "blue", "green", "yellow")
-STORIES_FILE = "stories.json"
+#: the built-in Stories! decks by language (a deck file names its language, English when it does not)
+STORIES_FILES = {"en": "stories.json", "es": "stories-es.json"}
+#: a deck's language: an ISO 639-1 code, as `storyhost play --language` takes it
+_LANGUAGE_CODE = re.compile(r"[a-z]{2}")
 TALE_TILES = 16
 TALE_CARDS = 13
 MAX_PICTURES = 5
@@ -45,6 +48,14 @@ class OpeningCard:
 
     normal: str
     quirky: str
+
+
+@dataclass(frozen=True)
+class OpeningDeck:
+    """A Stories! deck: the language its sentences are in (a code such as "es") and its cards."""
+
+    language: str
+    cards: tuple[OpeningCard, ...]
 
 
 @dataclass(frozen=True)
@@ -133,9 +144,9 @@ class PictureRefused(ValueError):
 PictureFile = Callable[[str], str]
 
 
-def builtin_opening_cards() -> Traversable:
-    """The built-in Stories! deck."""
-    return game_data("stories") / STORIES_FILE
+def builtin_opening_cards(language: str = "en") -> Traversable:
+    """The built-in Stories! deck in `language` (KeyError: there is none in it)."""
+    return game_data("stories") / STORIES_FILES[language]
 
 
 def builtin_tale(key: str) -> Traversable:
@@ -148,14 +159,17 @@ def builtin_described_deck() -> Traversable:
     return game_data("dixit") / DESCRIBED_FILE
 
 
-def parse_opening_cards(data: Any) -> tuple[OpeningCard, ...]:
-    """The Stories! cards of a deck: each an object of a normal and a quirky sentence, no
-    sentence twice."""
+def parse_opening_cards(data: Any) -> OpeningDeck:
+    """A Stories! deck: its language ("language", a code such as "es"; English when the deck
+    names none) and its cards, each an object of a normal and a quirky sentence, no sentence twice."""
     check = Checker()
-    root = check.object(data, "", ("game", "cards"))
+    root = check.object(data, "", ("game", "cards"), ("language",))
     if root is None:
         raise DeckProblems(check.problems)
     check.game(root, "stories")
+    language = root.get("language", "en")
+    if not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
+        check.add("language", f"expected a language code of two small letters, such as \"es\", found {kind(language)}")
     cards: list[OpeningCard] = []
     first: dict[str, str] = {}  # each sentence, compared without case and spacing: where it is
     for index, item in enumerate(check.items(root, "cards", "", 1, None, "at least one card") or ()):
@@ -174,7 +188,7 @@ def parse_opening_cards(data: Any) -> tuple[OpeningCard, ...]:
             cards.append(OpeningCard(normal, quirky))
     if check.problems:
         raise DeckProblems(check.problems)
-    return tuple(cards)
+    return OpeningDeck(language, tuple(cards))
 
 
 def parse_tale(data: Any) -> Tale:

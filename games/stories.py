@@ -7,7 +7,7 @@ term may be written and whether two terms are the same is language work, left to
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -33,11 +33,13 @@ from games.base import (
     Verb,
     already_set,
     check_player_names,
+    fold_name,
     join_names,
     most_points_wins,
-    plural,
+    points,
     quoted,
 )
+from games.language import N_, _, n_, p_
 from games.decks import OpeningCard
 from games.stories_scoring import (
     QUESTION_COSTS, WrittenTerm, explain_points, revealed, scored_terms, story_points,
@@ -48,16 +50,24 @@ SIDES = ("normal", "quirky")
 MIN_PLAYERS, MAX_PLAYERS = 3, 10
 #: why a term was refused, in a few words (by the refusal's code), for a host that speaks briefly
 BRIEF_REASONS = {
-    "adverb": "an adverb",
-    "pronoun": "a pronoun",
-    "have_be": "a form of have or be",
-    "not_content_word": "not a noun, verb or adjective",
-    "on_card": "on the card",
-    "free_phrase": "a free phrase",
-    "several_terms": "a list",
-    "duplicate": "already written",
-    "empty": "no word",
+    "adverb": N_("Refused: an adverb."),
+    "pronoun": N_("Refused: a pronoun."),
+    "have_be": N_("Refused: a form of have or be."),
+    "not_content_word": N_("Refused: not a noun, verb or adjective."),
+    "on_card": N_("Refused: on the card."),
+    "free_phrase": N_("Refused: a free phrase."),
+    "several_terms": N_("Refused: a list."),
+    "duplicate": N_("Refused: already written."),
+    "empty": N_("Refused: no word."),
 }
+
+
+#: a tick and an untick said: once the terms are revealed (in full, briefly), then while they are
+#: secret (to the player, to the table in full, briefly)
+TICKED = (N_("{player} ticks '{term}' ({count} of {most})."), N_("{player} ticks {term}."),
+          N_("You ticked '{term}' ({count} of {most})."), N_("{player} ticks a term."), N_("{player} ticks."))
+UNTICKED = (N_("{player} unticks '{term}' ({count} of {most})."), N_("{player} unticks {term}."),
+            N_("You unticked '{term}' ({count} of {most})."), N_("{player} unticks a term."), N_("{player} unticks."))
 
 
 class Phase(str, Enum):
@@ -71,7 +81,7 @@ class Phase(str, Enum):
 def _briefly(code: str) -> str | None:
     """A term refused, in a few words: 'Refused: an adverb.' (None for a reason without a short form)."""
     reason = BRIEF_REASONS.get(code)
-    return None if reason is None else f"Refused: {reason}."
+    return None if reason is None else _(reason)
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,16 @@ class TermView:
 
     text: str
     ticked: bool
+
+
+def listed_terms(terms: Iterable[WrittenTerm | TermView]) -> str:
+    """A sheet's terms in a list, each ticked one marked: 'snow (ticked), igloo'."""
+    return _(", ").join(_("{term} (ticked)").format(term=term.text) if term.ticked else term.text for term in terms)
+
+
+def _review_words() -> dict[str, str]:
+    """The commands that correct and score a story, in the table's language."""
+    return {verb: p_("verb", verb) for verb in ("tick", "untick", "confirm")}
 
 
 @dataclass(frozen=True)
@@ -125,31 +145,38 @@ class StoriesView(GameView):
         return self.sheet(writer).terms or ()
 
 
-def ordinal(count: int) -> str:
-    return ("first", "second")[count - 1]
+def side_said(side: str) -> str:
+    """A side of the card ("normal", "quirky") in the table's language, as typed and said."""
+    return p_("side", "normal") if side == "normal" else p_("side", "quirky")
+
+
+def _the_side(typed: str) -> str | None:
+    """The side a typed word names, in the table's language or in English (None: no side)."""
+    folded = fold_name(typed)
+    return next((side for side in SIDES if folded in (side, fold_name(side_said(side)))), None)
 
 
 class StoriesState(GameState):
     game = "stories"
     not_copied = ("term_rules",)
     verbs = {
-        "side": Verb("side", True, ("side",), "The storyteller picks the normal or the quirky opening sentence."),
-        "term": Verb("term", True, ("term...",), "Write one of your 5 terms, secretly."),
-        "erase": Verb("erase", True, ("term...",), "Erase one of your terms before the story starts."),
-        "start": Verb("start", False, (), "Start the story and the timer once everyone has written 5 terms."),
+        "side": Verb("side", True, ("side",), N_("The storyteller picks the normal or the quirky opening sentence.")),
+        "term": Verb("term", True, ("term...",), N_("Write one of your 5 terms, secretly.")),
+        "erase": Verb("erase", True, ("term...",), N_("Erase one of your terms before the story starts.")),
+        "start": Verb("start", False, (), N_("Start the story and the timer once everyone has written 5 terms.")),
         "tick": Verb(
             "tick",
             True,
             ("term...",),
-            "Tick one of your terms that the storyteller said; players who heard it in the same word tick "
-            "together, before any Stop!: tick Sabine wool, Melanie wool.",
+            N_("Tick one of your terms that the storyteller said; players who heard it in the same word tick "
+               "together, before any Stop!: tick Sabine wool, Melanie wool."),
         ),
-        "untick": Verb("untick", True, ("term...",), "Take back a tick."),
+        "untick": Verb("untick", True, ("term...",), N_("Take back a tick.")),
         "question": Verb(
-            "question", True, (), "Interrupt the story with a question: the first costs 1 point, the second 2 more."
+            "question", True, (), N_("Interrupt the story with a question: the first costs 1 point, the second 2 more.")
         ),
-        "timeup": Verb("timeup", False, (), "The timer has run out (at a keyboard storyhost's own timer says it)."),
-        "confirm": Verb("confirm", False, (), "Accept the ticks and score the story."),
+        "timeup": Verb("timeup", False, (), N_("The timer has run out (at a keyboard storyhost's own timer says it).")),
+        "confirm": Verb("confirm", False, (), N_("Accept the ticks and score the story.")),
     }
 
     def __init__(
@@ -164,11 +191,11 @@ class StoriesState(GameState):
         self.story_count = len(self.players) * (2 if len(self.players) <= 5 else 1)
         if len(cards) < self.story_count:
             raise DeckTooSmall(
-                f"{len(self.players)} players tell {self.story_count} stories, so the deck needs at least "
-                f"{self.story_count} cards, not {len(cards)}."
+                _("{players} players tell {stories} stories, so the deck needs at least {stories} cards, not {count}.")
+                .format(players=len(self.players), stories=self.story_count, count=len(cards))
             )
         if timer_seconds < 1:
-            raise SetupError("The timer must run for at least one second.")
+            raise SetupError(_("The timer must run for at least one second."))
         self.term_rules = term_rules
         self.timer_seconds = timer_seconds
         # The shuffle is the only randomness: the same seed deals the same deck. Cards are kept as
@@ -223,68 +250,93 @@ class StoriesState(GameState):
         read to the table only where players have no screens of their own (the rulebook: the
         storyteller looks at both sides, and reads the one chosen aloud; with phones they are on
         the storyteller's, or 'private NAME' shows them)."""
-        teller = self.storyteller
+        teller, story, stories = self.storyteller, self.story + 1, self.story_count
         return [
             Event(
-                f"Round {self.round}, story {self.story + 1} of {self.story_count}: {teller} is the storyteller "
-                "and draws a card.",
-                brief=f"Story {self.story + 1} of {self.story_count}: {teller} chooses.",
+                _("Round {round}, story {story} of {stories}: {teller} is the storyteller and draws a card.").format(
+                    round=self.round, story=story, stories=stories, teller=teller),
+                brief=_("Story {story} of {stories}: {teller} chooses.").format(story=story, stories=stories, teller=teller),
             ),
-            Event(f"{teller}, choose normal or quirky.", brief="", own_screens=False),
-            Event(f"{teller}, read both sides of the card on your phone, or type private {teller}, and choose one.",
-                  brief="", own_screens=True),
-            Event(f"Normal side: '{self.card.normal}'", brief=f"Normal: '{self.card.normal}'", own_screens=False),
-            Event(f"Quirky side: '{self.card.quirky}'", brief=f"Quirky: '{self.card.quirky}'", own_screens=False),
+            Event(_("{teller}, choose {normal} or {quirky}.").format(
+                teller=teller, normal=side_said("normal"), quirky=side_said("quirky")), brief="", own_screens=False),
+            Event(_("{teller}, read both sides of the card on your phone, or type {private} {teller}, and choose one.")
+                  .format(teller=teller, private=p_("verb", "private")), brief="", own_screens=True),
+            *(Event(text, brief=brief, own_screens=False) for text, brief in self._sides()),
+        ]
+
+    def _sides(self) -> list[tuple[str, str]]:
+        """Both sides of the card: (the sentence with its side, briefly)."""
+        return [
+            (_("Normal side: '{sentence}'").format(sentence=self.card.normal),
+             _("Normal: '{sentence}'").format(sentence=self.card.normal)),
+            (_("Quirky side: '{sentence}'").format(sentence=self.card.quirky),
+             _("Quirky: '{sentence}'").format(sentence=self.card.quirky)),
         ]
 
     # --- actions -----------------------------------------------------------------------------
 
     def _expect_writer(self, player: str, reason: str) -> None:
         if player == self.storyteller:
-            raise NotYourTurn(f"{player} is the storyteller and {reason}.")
+            raise NotYourTurn(reason.format(player=player))
 
     def _do_side(self, player: str, side: str) -> list[Event]:
         if self.phase != Phase.CHOOSE:
-            raise IllegalMove("The side of this story's card has already been chosen.")
+            raise IllegalMove(_("The side of this story's card has already been chosen."))
         if player != self.storyteller:
-            raise NotYourTurn(f"Only the storyteller, {self.storyteller}, chooses the side of the card.")
-        if side.casefold() not in SIDES:
-            raise BadArgument(f"Choose the normal or the quirky side, not {quoted(side)}: side {player} normal or side {player} quirky.")
-        self.side = side.casefold()
+            raise NotYourTurn(_("Only the storyteller, {teller}, chooses the side of the card.").format(
+                teller=self.storyteller))
+        chosen_side = _the_side(side)
+        if chosen_side is None:
+            raise BadArgument(_("Choose the normal or the quirky side, not {typed}: {normal} or {quirky}.").format(
+                typed=quoted(side), normal=f"{p_('verb', 'side')} {player} {side_said('normal')}",
+                quirky=f"{p_('verb', 'side')} {player} {side_said('quirky')}"))
+        self.side = chosen_side
         self.phase = Phase.TERMS
-        chosen = f"{player} chooses the {self.side} side: '{self.sentence}'"
+        sentence = self.sentence
+        if self.side == "normal":
+            chosen = _("{teller} chooses the normal side: '{sentence}'").format(teller=player, sentence=sentence)
+            briefly, read = _("The normal side."), _("Normal: '{sentence}'").format(sentence=sentence)
+        else:
+            chosen = _("{teller} chooses the quirky side: '{sentence}'").format(teller=player, sentence=sentence)
+            briefly, read = _("The quirky side."), _("Quirky: '{sentence}'").format(sentence=sentence)
         return [  # the rulebook: the storyteller reads the sentence chosen aloud; briefly, only if not yet read
-            Event(chosen, brief=f"The {self.side} side.", own_screens=False),
-            Event(chosen, brief=f"{self.side.capitalize()}: '{self.sentence}'", own_screens=True),
+            Event(chosen, brief=briefly, own_screens=False),
+            Event(chosen, brief=read, own_screens=True),
             Event(
-                f"Everyone else, secretly write {TERMS_PER_PLAYER} terms you expect in the story.",
-                brief=f"Others, write {TERMS_PER_PLAYER} terms.",
+                _("Everyone else, secretly write {count} terms you expect in the story.").format(count=TERMS_PER_PLAYER),
+                brief=_("Others, write {count} terms.").format(count=TERMS_PER_PLAYER),
             ),
         ]
 
     def _expect_writing(self, player: str) -> None:
         if self.phase == Phase.CHOOSE:
-            raise IllegalMove(f"Wait until {self.storyteller} has chosen a side of the card.")
+            raise IllegalMove(_("Wait until {teller} has chosen a side of the card.").format(teller=self.storyteller))
         if self.phase != Phase.TERMS:
-            raise IllegalMove("The story has started: terms can no longer be written or erased.")
-        self._expect_writer(player, "writes no terms; each other player writes 5")
+            raise IllegalMove(_("The story has started: terms can no longer be written or erased."))
+        self._expect_writer(player, _("{player} is the storyteller and writes no terms; each other player writes 5."))
 
     def _do_term(self, player: str, text: str) -> list[Event]:
         self._expect_writing(player)
         sheet = self.sheets[player]
         if len(sheet) == TERMS_PER_PLAYER:
             raise IllegalMove(
-                f"{player} has already written {TERMS_PER_PLAYER} terms; erase one first to write another."
+                _("{player} has already written {count} terms; erase one first to write another.").format(
+                    player=player, count=TERMS_PER_PLAYER)
             )
         term = " ".join(text.split())
         if not term:
-            raise IllegalMove(f"Say the term to write after 'term {player}'.")
+            raise IllegalMove(_("Say the term to write after '{verb} {player}'.").format(
+                verb=p_("verb", "term"), player=player))
         same = next((written.text for written in sheet if self.term_rules.same(term, written.text)), None)
         if same is not None:
-            alike = "" if same.casefold() == term.casefold() else f", and '{term}' counts as the same term"
+            if same.casefold() == term.casefold():
+                shown = _("{player} already wrote '{term}': write another.").format(player=player, term=same)
+            else:
+                shown = _("{player} already wrote '{term}', and '{typed}' counts as the same term: write another.").format(
+                    player=player, term=same, typed=term)
             raise SecretRefused(
-                f"{player} already wrote this term, or one that counts as the same: write another.",
-                f"{player} already wrote '{same}'{alike}: write another.",
+                _("{player} already wrote this term, or one that counts as the same: write another.").format(player=player),
+                shown,
                 _briefly("duplicate"),
             )
         sentence = already_set(self.sentence, "the card's sentence")
@@ -292,23 +344,26 @@ class StoriesState(GameState):
         if refusal is not None:  # terms are typed hidden: the table reads the reason without the term
             raise SecretRefused(refusal.hidden, refusal.shown, _briefly(refusal.code))
         sheet.append(WrittenTerm(term))
-        events = [Event(f"You wrote '{term}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player)]
+        events = [Event(_("You wrote '{term}' ({count} of {most}).").format(
+            term=term, count=len(sheet), most=TERMS_PER_PLAYER), to=player)]
         if len(sheet) == TERMS_PER_PLAYER:
             events.append(Event(
-                f"{player}, to read your terms back, type private {player}: only you should look.",
+                _("{player}, to read your terms back, type {private} {player}: only you should look.").format(
+                    player=player, private=p_("verb", "private")),
                 brief="", cue="readback",
             ))
         missing = self._missing_terms()
         if not missing:
             events.append(
                 Event(
-                    f"Everyone has written {TERMS_PER_PLAYER} terms. {self.storyteller}, read the sentence "
-                    f"again, '{self.sentence}', then start the story.",
-                    brief=f"All written. {self.storyteller}, start.",
+                    _("Everyone has written {count} terms. {teller}, read the sentence again, '{sentence}', then "
+                      "start the story.").format(count=TERMS_PER_PLAYER, teller=self.storyteller, sentence=self.sentence),
+                    brief=_("All written. {teller}, start.").format(teller=self.storyteller),
                 )
             )
         elif len(sheet) == TERMS_PER_PLAYER:  # the table hears who is still writing, not every term
-            events.append(Event(f"Waiting for terms from {join_names(missing)}.", brief=f"Waiting for {join_names(missing)}."))
+            events.append(Event(_("Waiting for terms from {names}.").format(names=join_names(missing)),
+                                brief=_("Waiting for {names}.").format(names=join_names(missing))))
         return events
 
     def _find_term(self, player: str, text: str, ticked: bool | None = None) -> WrittenTerm:
@@ -321,16 +376,24 @@ class StoriesState(GameState):
         if found is not None:
             return found
         if self.phase != Phase.REVIEW:
-            which = {None: "", True: "ticked ", False: "unticked "}[ticked]
-            undone = {None: "Not erased", True: "Not unticked", False: "Not ticked"}[ticked]
-            raise GuessRefused(
-                f"{player} has no {which}term like that; 'private {player}' shows {player}'s terms, to {player} only.",
-                f"{undone}: you have no {which}term like {quoted(text)}.",
-            )
+            hidden, private = {
+                None: (N_("{player} has no term like that; '{private} {player}' shows {player}'s terms, to {player} only."),
+                       N_("Not erased: you have no term like {typed}.")),
+                True: (N_("{player} has no ticked term like that; '{private} {player}' shows {player}'s terms, to "
+                          "{player} only."),
+                       N_("Not unticked: you have no ticked term like {typed}.")),
+                False: (N_("{player} has no unticked term like that; '{private} {player}' shows {player}'s terms, "
+                           "to {player} only."),
+                        N_("Not ticked: you have no unticked term like {typed}.")),
+            }[ticked]
+            raise GuessRefused(_(hidden).format(player=player, private=p_("verb", "private")),
+                               _(private).format(typed=quoted(text)))
         if not matches:
-            raise IllegalMove(f"{player} has not written {quoted(text)}; name one of {player}'s own terms.")
-        state = "already ticked" if ticked is False else "not ticked"
-        raise IllegalMove(f"{player}'s term '{matches[0].text}' is {state}.")
+            raise IllegalMove(_("{player} has not written {typed}; name one of {player}'s own terms.").format(
+                player=player, typed=quoted(text)))
+        if ticked is False:
+            raise IllegalMove(_("{player}'s term '{term}' is already ticked.").format(player=player, term=matches[0].text))
+        raise IllegalMove(_("{player}'s term '{term}' is not ticked.").format(player=player, term=matches[0].text))
 
     def _do_erase(self, player: str, text: str) -> list[Event]:
         self._expect_writing(player)
@@ -338,27 +401,32 @@ class StoriesState(GameState):
         term = self._find_term(player, text)
         sheet.remove(term)
         return [
-            Event(f"You erased '{term.text}' ({len(sheet)} of {TERMS_PER_PLAYER}).", to=player),
+            Event(_("You erased '{term}' ({count} of {most}).").format(
+                term=term.text, count=len(sheet), most=TERMS_PER_PLAYER), to=player),
             Event(
-                f"{player} erased a term and has written {len(sheet)} of {TERMS_PER_PLAYER} terms.",
-                brief=f"{player} erased a term.", cue="secret",
+                _("{player} erased a term and has written {count} of {most} terms.").format(
+                    player=player, count=len(sheet), most=TERMS_PER_PLAYER),
+                brief=_("{player} erased a term.").format(player=player), cue="secret",
             ),
         ]
 
     def _do_start(self) -> list[Event]:
         if self.phase == Phase.CHOOSE:
-            raise IllegalMove(f"{self.storyteller} must choose a side of the card first.")
+            raise IllegalMove(_("{teller} must choose a side of the card first.").format(teller=self.storyteller))
         if self.phase != Phase.TERMS:
-            raise IllegalMove("The story has already started.")
+            raise IllegalMove(_("The story has already started."))
         missing = self._missing_terms()
         if missing:
-            raise IllegalMove(f"Wait for terms from {join_names(missing)} before the story starts.")
+            raise IllegalMove(_("Wait for terms from {names} before the story starts.").format(names=join_names(missing)))
         self.phase = Phase.NARRATION
+        seconds = self.timer_seconds
         return [
             Event(
-                f"The timer runs {self.timer_seconds} seconds. {self.storyteller} tells the story: "
-                f"'{self.sentence}'",
-                brief=f"{self.storyteller}, go: {self.timer_seconds} seconds.",
+                n_("The timer runs {seconds} second. {teller} tells the story: '{sentence}'",
+                   "The timer runs {seconds} seconds. {teller} tells the story: '{sentence}'", seconds).format(
+                    seconds=seconds, teller=self.storyteller, sentence=self.sentence),
+                brief=n_("{teller}, go: {seconds} second.", "{teller}, go: {seconds} seconds.", seconds).format(
+                    teller=self.storyteller, seconds=seconds),
             )
         ]
 
@@ -371,8 +439,8 @@ class StoriesState(GameState):
         if self.phase == Phase.NARRATION:
             done = [writer for writer in self.writers if self._ticks(writer) == TERMS_PER_PLAYER]
             if done:
-                has = "has" if len(done) == 1 else "have"
-                events.append(Event(f"Stop! {join_names(done)} {has} ticked all five terms."))
+                events.append(Event(n_("Stop! {names} has ticked all five terms.",
+                                       "Stop! {names} have ticked all five terms.", len(done)).format(names=join_names(done))))
                 events.extend(self._end_narration())
         return events
 
@@ -395,78 +463,88 @@ class StoriesState(GameState):
 
     def _set_tick(self, player: str, text: str, ticked: bool) -> list[Event]:
         if self.phase not in (Phase.NARRATION, Phase.REVIEW):
-            raise IllegalMove("Terms are ticked while the story is told, or corrected after it.")
-        self._expect_writer(player, "has no terms to tick")
+            raise IllegalMove(_("Terms are ticked while the story is told, or corrected after it."))
+        self._expect_writer(player, _("{player} is the storyteller and has no terms to tick."))
         term = self._find_term(player, text, ticked=not ticked)
         term.ticked = ticked
-        verb = "ticks" if ticked else "unticks"
-        count = f"({self._ticks(player)} of {TERMS_PER_PLAYER})"
+        said = TICKED if ticked else UNTICKED
+        fields = {"player": player, "term": term.text, "count": self._ticks(player), "most": TERMS_PER_PLAYER}
         if self.phase == Phase.REVIEW:  # the terms are revealed now
-            return [Event(f"{player} {verb} '{term.text}' {count}.", brief=f"{player} {verb} {term.text}.")]
+            return [Event(_(said[0]).format(**fields), brief=_(said[1]).format(**fields))]
         # The table hears no count: a count would tell whoever typed an earlier tick, hidden,
         # whether it named a term of this player's.
         return [
-            Event(f"You {verb[:-1]}ed '{term.text}' {count}.", to=player),
-            Event(f"{player} {verb} a term.", brief=f"{player} {verb}.", cue="secret"),
+            Event(_(said[2]).format(**fields), to=player),
+            Event(_(said[3]).format(**fields), brief=_(said[4]).format(**fields), cue="secret"),
         ]
 
     def _do_question(self, player: str) -> list[Event]:
         if self.phase != Phase.NARRATION:
-            raise IllegalMove("Questions may only be asked while the story is being told.")
-        self._expect_writer(player, "answers questions rather than asking them")
+            raise IllegalMove(_("Questions may only be asked while the story is being told."))
+        self._expect_writer(player, _("{player} is the storyteller and answers questions rather than asking them."))
         asked = self.questions[player]
         if asked == len(QUESTION_COSTS):
-            raise IllegalMove(f"{player} has already asked {asked} questions in this story, the most allowed.")
+            raise IllegalMove(_("{player} has already asked {count} questions in this story, the most allowed.").format(
+                player=player, count=asked))
         self.questions[player] = asked + 1
         cost = QUESTION_COSTS[asked]
-        price = f"{cost} more points" if asked else plural(cost, 'point')
+        if asked:
+            price = n_("{count} more point", "{count} more points", cost).format(count=cost)
+            asks = _("{player} asks a second question, which costs {price}. {teller}, answer it properly.")
+        else:
+            price = points(cost)
+            asks = _("{player} asks a first question, which costs {price}. {teller}, answer it properly.")
         return [
             Event(
-                f"{player} asks a {ordinal(asked + 1)} question, which costs {price}. "
-                f"{self.storyteller}, answer it properly.",
-                brief=f"{player}'s question, {price}.",
+                asks.format(player=player, price=price, teller=self.storyteller),
+                brief=_("{player}'s question, {price}.").format(player=player, price=price),
             )
         ]
 
     def _do_timeup(self) -> list[Event]:
         if self.phase != Phase.NARRATION:
-            raise IllegalMove("The timer is not running.")
-        return [Event("Time is up!"), *self._end_narration()]
+            raise IllegalMove(_("The timer is not running."))
+        return [Event(_("Time is up!")), *self._end_narration()]
 
     def _end_narration(self) -> list[Event]:
         self.phase = Phase.REVIEW
         sheets = " ".join(revealed(player, sheet) for player, sheet in self.sheets.items())
         return [
-            Event(f"The story is over. {sheets}", brief=sheets),
+            Event(_("The story is over. {sheets}").format(sheets=sheets), brief=sheets),
             Event(
-                "Correct the ticks with tick or untick if needed, then confirm to score the story.",
-                brief="Correct ticks, then confirm.",
+                _("Correct the ticks with {tick} or {untick} if needed, then {confirm} to score the story.").format(
+                    **_review_words()),
+                brief=_("Correct ticks, then {confirm}.").format(**_review_words()),
             ),
         ]
 
     def _do_confirm(self) -> list[Event]:
         if self.phase != Phase.REVIEW:
-            raise IllegalMove("Confirm after the story has ended, to score it.")
+            raise IllegalMove(_("Confirm after the story has ended, to score it."))
         points = self._story_points()
         before = dict(self.totals)
         for player, gained in points.items():
             self.totals[player] = max(0, self.totals[player] + gained)
         self.last_story_points = {player: points[player] for player in self.players}
-        self.last_story_explanation = self._explanation(f"Story {self.story + 1}")
-        moved = ", ".join(f"{player} {total} ({total - before[player]:+d})" for player, total in self.totals.items())
+        self.last_story_explanation = self._explanation(self.story + 1, confirmed=True)
+        moved = _(", ").join(_("{player} {score} ({change})").format(player=player, score=total,
+                                                                     change=f"{total - before[player]:+d}")
+                             for player, total in self.totals.items())
         events = [
             Event(
-                "Points for this story: "
-                + ", ".join(f"{player} {points[player]}" for player in self.writers)
-                + f"; {self.storyteller}, the storyteller, {points[self.storyteller]}.",
+                _("Points for this story: {points}; {teller}, the storyteller, {told}.").format(
+                    points=_(", ").join(_("{player} {score}").format(player=player, score=points[player])
+                                        for player in self.writers),
+                    teller=self.storyteller, told=points[self.storyteller]),
                 brief="",
             ),
             *(Event(line, detail=True) for line in self.last_story_explanation),
-            Event(self.score_report()[0], brief=f"Scores: {moved}."),  # each running score, and what it gained
+            # each running score, and what it gained
+            Event(self.score_report()[0], brief=_("Scores: {scores}.").format(scores=moved)),
         ]
         if self.story + 1 == self.story_count:
             self.phase = Phase.OVER
-            events.append(Event(f"The game is over. {most_points_wins(self.totals).text}"))
+            events.append(Event(_("The game is over. {outcome}").format(outcome=most_points_wins(self.totals).text)))
         else:
             self.story += 1
             self._begin_story()
@@ -477,9 +555,10 @@ class StoriesState(GameState):
 
     def legal_actions(self) -> list[Choice]:
         if self.phase == Phase.CHOOSE:
+            teller = self.storyteller
             return [
-                Choice(Action("side", self.storyteller, (side,)), f"{self.storyteller} chooses the {side} side")
-                for side in SIDES
+                Choice(Action("side", teller, ("normal",)), _("{teller} chooses the normal side").format(teller=teller)),
+                Choice(Action("side", teller, ("quirky",)), _("{teller} chooses the quirky side").format(teller=teller)),
             ]
         if self.phase == Phase.TERMS:
             return self._writing_choices()
@@ -488,13 +567,13 @@ class StoriesState(GameState):
         choices = self._tick_choices()
         if self.phase == Phase.NARRATION:
             choices += [
-                Choice(Action("question", player), f"{player} asks a question")
+                Choice(Action("question", player), _("{player} asks a question").format(player=player))
                 for player in self.writers
                 if self.questions[player] < len(QUESTION_COSTS)
             ]
-            choices.append(Choice(Action("timeup"), "The time is up"))
+            choices.append(Choice(Action("timeup"), _("The time is up")))
         else:
-            choices.append(Choice(Action("confirm"), "Confirm the ticks and score the story"))
+            choices.append(Choice(Action("confirm"), _("Confirm the ticks and score the story")))
         return choices
 
     def _writing_choices(self) -> list[Choice]:
@@ -502,11 +581,11 @@ class StoriesState(GameState):
         for player in self.writers:
             written = len(self.sheets[player])
             if written < TERMS_PER_PLAYER:
-                choices.append(Choice(Action("term", player, ("<term>",)), f"{player} writes a term", True))
+                choices.append(Choice(Action("term", player, ("<term>",)), _("{player} writes a term").format(player=player), True))
             if written:
-                choices.append(Choice(Action("erase", player, ("<term>",)), f"{player} erases a term", True))
+                choices.append(Choice(Action("erase", player, ("<term>",)), _("{player} erases a term").format(player=player), True))
         if not self._missing_terms():
-            choices.append(Choice(Action("start"), "Start the story"))
+            choices.append(Choice(Action("start"), _("Start the story")))
         return choices
 
     def _tick_choices(self) -> list[Choice]:
@@ -516,14 +595,14 @@ class StoriesState(GameState):
         by its term."""
         if self.phase == Phase.NARRATION:
             return [
-                Choice(Action(verb, player, ("<term>",)), f"{player} {doing}", True)
+                Choice(Action(verb, player, ("<term>",)), _(doing).format(player=player), True)
                 for player in self.writers
-                for verb, doing in (("tick", "ticks a term"), ("untick", "takes back a tick"))
+                for verb, doing in (("tick", N_("{player} ticks a term")), ("untick", N_("{player} takes back a tick")))
             ]
         return [
             Choice(
                 Action("untick" if term.ticked else "tick", player, (term.text,)),
-                f"{player} {'unticks' if term.ticked else 'ticks'} {term.text}",
+                _(UNTICKED[1] if term.ticked else TICKED[1]).format(player=player, term=term.text).removesuffix("."),
             )
             for player in self.writers
             for term in self.sheets[player]
@@ -541,23 +620,30 @@ class StoriesState(GameState):
     def status(self) -> str:
         """Where the game stands and the whole task of the moment, with the card's sentence."""
         if self.phase == Phase.OVER:
-            return f"The game is over. {most_points_wins(self.totals).text}"
-        teller = self.storyteller
-        where = f"Round {self.round}, story {self.story + 1} of {self.story_count}. {teller} is the storyteller."
+            return _("The game is over. {outcome}").format(outcome=most_points_wins(self.totals).text)
+        teller, sentence = self.storyteller, self.sentence
+        where = _("Round {round}, story {story} of {stories}. {teller} is the storyteller.").format(
+            round=self.round, story=self.story + 1, stories=self.story_count, teller=teller)
         if self.phase == Phase.CHOOSE:  # the two sides are the storyteller's to read: 'private' shows them
-            return f"{where} {teller}, choose normal or quirky; 'private {teller}' shows {teller} both sides of the card."
-        card = f"The card: '{self.sentence}'"
-        if self.phase == Phase.TERMS:
+            now = _("{teller}, choose {normal} or {quirky}; '{private} {teller}' shows {teller} both sides of the "
+                    "card.").format(teller=teller, normal=side_said("normal"), quirky=side_said("quirky"),
+                                    private=p_("verb", "private"))
+        elif self.phase == Phase.TERMS:
             missing = self._missing_terms()
             if missing:
-                return f"{where} {card} Waiting for terms from {join_names(missing)}."
-            return f"{where} Everyone has written the terms: {teller}, read the sentence again, '{self.sentence}', then start the story."
-        if self.phase == Phase.NARRATION:
-            return f"{where} {teller} is telling the story, '{self.sentence}'; the timer runs {self.timer_seconds} seconds."
-        return (
-            f"{where} The story is over: correct the ticks with tick or untick if needed, then confirm "
-            "to score the story."
-        )
+                now = _("The card: '{sentence}' Waiting for terms from {names}.").format(
+                    sentence=sentence, names=join_names(missing))
+            else:
+                now = _("Everyone has written the terms: {teller}, read the sentence again, '{sentence}', then start "
+                        "the story.").format(teller=teller, sentence=sentence)
+        elif self.phase == Phase.NARRATION:
+            now = n_("{teller} is telling the story, '{sentence}'; the timer runs {seconds} second.",
+                     "{teller} is telling the story, '{sentence}'; the timer runs {seconds} seconds.",
+                     self.timer_seconds).format(teller=teller, sentence=sentence, seconds=self.timer_seconds)
+        else:
+            now = _("The story is over: correct the ticks with {tick} or {untick} if needed, then {confirm} to score "
+                    "the story.").format(**_review_words())
+        return f"{where} {now}"
 
     def _story_points(self) -> dict[str, int]:
         """This story's points, the storyteller's included."""
@@ -565,19 +651,21 @@ class StoriesState(GameState):
         points[self.storyteller] = max(0, *points.values())
         return points
 
-    def _explanation(self, story: str) -> list[str]:
-        """Who scores what for which term in this story: only once its terms are revealed."""
+    def _explanation(self, story: int, confirmed: bool) -> list[str]:
+        """Who scores what for which term in this story (`confirmed`, or if confirmed now): only
+        once its terms are revealed."""
         assert self.phase == Phase.REVIEW
         lines = explain_points(
             scored_terms(self.sheets, self.term_rules.same), self.questions, self._story_points(), self.storyteller
         )
-        return [f"{story}: {lines[0]}", *lines[1:]]
+        heading = _("Story {story}: {rule}") if confirmed else _("Story {story}, if confirmed now: {rule}")
+        return [heading.format(story=story, rule=lines[0]), *lines[1:]]
 
     def score_report(self) -> list[str]:
         """The scores, then how the last story scored; after a story ends, what it would score
         if confirmed now (its terms are revealed then, never before)."""
         if self.phase == Phase.REVIEW:
-            return [*super().score_report(), *self._explanation(f"Story {self.story + 1}, if confirmed now")]
+            return [*super().score_report(), *self._explanation(self.story + 1, confirmed=False)]
         return [*super().score_report(), *self.last_story_explanation]
 
     def secret_input(self) -> bool:
@@ -590,12 +678,11 @@ class StoriesState(GameState):
 
     def secrets(self, player: str) -> list[str]:
         if player == self.storyteller and self.phase == Phase.CHOOSE:
-            return [f"Normal side: '{self.card.normal}'", f"Quirky side: '{self.card.quirky}'"]
+            return [text for text, _brief in self._sides()]
         sheet = self.sheets.get(player)
         if not sheet:
             return []
-        terms = ", ".join(f"{term.text}{' (ticked)' if term.ticked else ''}" for term in sheet)
-        return [f"Your terms: {terms}."]
+        return [_("Your terms: {terms}.").format(terms=listed_terms(sheet))]
 
     def opening(self) -> list[Event]:
         return self._story_intro() if self.phase == Phase.CHOOSE else [Event(self.status())]

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import join_either, join_names, plural
+from games.base import join_either, join_names
+from games.language import _, n_
 
 #: what each question of a story costs: the first 1 point, the second 2 more
 QUESTION_COSTS = (1, 2)
@@ -57,10 +58,12 @@ def revealed(player: str, sheet: Sequence[WrittenTerm]) -> str:
     ticked = [term.text for term in sheet if term.ticked]
     unticked = [term.text for term in sheet if not term.ticked]
     if not ticked:
-        return f"{player} ticked none of {join_either(unticked)}."
+        return _("{player} ticked none of {terms}.").format(player=player, terms=join_either(unticked))
     if not unticked:
-        return f"{player} ticked all {len(ticked)}: {join_names(ticked)}."
-    return f"{player} ticked {join_names(ticked)}; not {join_either(unticked)}."
+        return n_("{player} ticked all {count}: {terms}.", "{player} ticked all {count}: {terms}.", len(ticked)).format(
+            player=player, count=len(ticked), terms=join_names(ticked))
+    return _("{player} ticked {terms}; not {others}.").format(
+        player=player, terms=join_names(ticked), others=join_either(unticked))
 
 
 def question_cost(asked: int) -> int:
@@ -84,15 +87,24 @@ def explain_points(
     storyteller: str,
 ) -> list[str]:
     """Who scored what for which term, one sentence a player: said once the terms are revealed."""
-    lines = [f"A ticked term scores {UNIQUE_TERM_POINTS}, or {SHARED_TERM_POINTS} when another player wrote it too."]
+    lines = [_("A ticked term scores {unique}, or {shared} when another player wrote it too.").format(
+        unique=UNIQUE_TERM_POINTS, shared=SHARED_TERM_POINTS)]
     for player, terms in scored.items():
         parts = [
-            f"{term.text} {term.points}" + (f" ({join_names(term.shared_with)} wrote it too)" if term.shared_with else "")
+            _("{term} {points} ({names} wrote it too)").format(
+                term=term.text, points=term.points, names=join_names(term.shared_with))
+            if term.shared_with else _("{term} {points}").format(term=term.text, points=term.points)
             for term in terms
         ]
-        earned = join_names(parts) if parts else "no term ticked"
+        earned = join_names(parts) if parts else _("no term ticked")
         asked = questions[player]
-        cost = f", minus {question_cost(asked)} for {plural(asked, 'question')}" if asked else ""
-        lines.append(f"{player} {points[player]}: {earned}{cost}.")
-    lines.append(f"{storyteller}, the storyteller, scores the best of the story: {points[storyteller]}.")
+        if asked:
+            line = n_("{player} {points}: {earned}, minus {cost} for {count} question.",
+                      "{player} {points}: {earned}, minus {cost} for {count} questions.", asked)
+        else:
+            line = _("{player} {points}: {earned}.")
+        lines.append(line.format(player=player, points=points[player], earned=earned, cost=question_cost(asked),
+                                 count=asked))
+    lines.append(_("{teller}, the storyteller, scores the best of the story: {points}.").format(
+        teller=storyteller, points=points[storyteller]))
     return lines

@@ -61,14 +61,15 @@ class HostCommand:
 
 
 HOST_COMMANDS: tuple[HostCommand, ...] = (
-    HostCommand("help", N_("the commands of the moment, then these"), said=((("what can i say", "help"), "help", False),)),
-    HostCommand("repeat", N_("the last announcement again"), said=((("repeat", "say again"), "repeat", False),)),
+    HostCommand("help", N_("the commands of the moment, then these"),
+                said=(((N_("what can i say"), N_("help")), "help", False),)),
+    HostCommand("repeat", N_("the last announcement again"), said=(((N_("repeat"), N_("say again")), "repeat", False),)),
     HostCommand("score", N_("the scores, and how the last points were scored"), typed=("scores",),
-                said=((("score", "scores", "what is the score"), "score", False),)),
+                said=(((N_("score"), N_("scores"), N_("what is the score")), "score", False),)),
     HostCommand("turn", N_("where the game stands and what to do now"), typed=("whose turn", "status"),
-                said=((("whose turn", "whose turn is it"), "turn", False),)),
+                said=(((N_("whose turn"), N_("whose turn is it")), "turn", False),)),
     HostCommand("undo", N_("take back the last move, once you have heard whose it is and said yes"),
-                said=((("undo", "take that back"), "undo", True),)),
+                said=(((N_("undo"), N_("take that back")), "undo", True),)),
     HostCommand(
         "private NAME", N_("read NAME's own terms or vote back to NAME alone: shown after a key press, wiped at "
                            "the next, never spoken"), per_game=True, current="secrets",
@@ -78,20 +79,20 @@ HOST_COMMANDS: tuple[HostCommand, ...] = (
     HostCommand("say TEXT", N_("type what the storyteller says, to tick the terms heard"), per_game=True, current="telling",
                 by_game=True),
     HostCommand("time", N_("the time left in the story"), per_game=True, current="telling", by_game=True,
-                said=((("time left", "how much time"), "time", False),)),
+                said=(((N_("time left"), N_("how much time")), "time", False),)),
     HostCommand("grid", N_("the grid's shape and the tiles face up now; grid row 2 or grid column B tells one line"),
-                per_game=True, by_game=True, said=((("which tiles are face up", "grid"), "grid", False),)),
+                per_game=True, by_game=True, said=(((N_("which tiles are face up"), N_("grid")), "grid", False),)),
     HostCommand("rate SPEED", N_("speak slower, faster, or at a number of words a minute"), said=(
-        (("slower", "speak slower"), "rate slower", False),
-        (("faster", "speak faster"), "rate faster", False),
+        ((N_("slower"), N_("speak slower")), "rate slower", False),
+        ((N_("faster"), N_("speak faster")), "rate faster", False),
     )),
     HostCommand("verbosity LEVEL", N_("say less or more: brief, normal or detailed"), said=(
-        (("brief", "be brief"), "verbosity brief", False),
-        (("normal", "normal detail"), "verbosity normal", False),
-        (("detailed", "more detail"), "verbosity detailed", False),
+        ((N_("brief"), N_("be brief")), "verbosity brief", False),
+        ((N_("normal"), N_("normal detail")), "verbosity normal", False),
+        ((N_("detailed"), N_("more detail")), "verbosity detailed", False),
     )),
     HostCommand("quit", N_("stop; 'storyhost resume' continues the game"), typed=("exit",),
-                said=((("quit", "stop the game"), "quit", True),)),
+                said=(((N_("quit"), N_("stop the game")), "quit", True),)),
 )
 
 

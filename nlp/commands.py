@@ -21,22 +21,38 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
+from games.language import p_
+
 from nlp.soundalike import load_pronunciations, similarity
 
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty"
-).split()
-#: words free recognition hears for a lone letter, spelled the way a phrase says the letter
-LETTER_SOUNDS = {
-    "be": "b", "bee": "b", "see": "c", "sea": "c", "dee": "d", "gee": "g", "eh": "a", "aye": "a",
-    "pea": "p", "pee": "p", "tea": "t", "tee": "t", "vee": "v", "zee": "z", "zed": "z",
-}
+
+def _numbers() -> str:
+    """The number words 0 to 20 in the table's language, in order, one string."""
+    return p_("numbers", "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                         "fifteen sixteen seventeen eighteen nineteen twenty")
+
+
+def _letters() -> str:
+    """The words free recognition writes for a lone letter, each as WORD=LETTER, in the table's language."""
+    return p_("letters", "be=b bee=b see=c sea=c dee=d gee=g eh=a aye=a pea=p pee=p tea=t tee=t vee=v zee=z zed=z")
+
+
+@lru_cache(maxsize=8)
+def _number_words(said: str) -> tuple[str, ...]:
+    return tuple(fold(word) for word in said.split())
+
+
+@lru_cache(maxsize=8)
+def _letter_sounds(said: str) -> dict[str, str]:
+    return {fold(word): letter for word, _equals, letter in (pair.partition("=") for pair in said.split())}
+
+
 #: Roman numerals free recognition writes after a word ("Delta IV"); not i, v or x, which are words or letters
-ROMAN = {"ii": "two", "iii": "three", "iv": "four", "vi": "six", "vii": "seven", "viii": "eight"}
+ROMAN = {"ii": 2, "iii": 3, "iv": 4, "vi": 6, "vii": 7, "viii": 8}
 #: the letters whose names rhyme ("bee", "see", "dee", ...): two phrases that differ by one of
 #: them alone are never told apart surely
 RHYMING_LETTERS = frozenset("bcdegptvz")
@@ -58,15 +74,29 @@ MARGIN = 0.05
 
 
 def number_words(number: int) -> str:
-    """4 -> "four" (0 to 20, the numbers of these games); other numbers as digits."""
-    return NUMBER_WORDS[number] if 0 <= number < len(NUMBER_WORDS) else str(number)
+    """4 -> "four" ("cuatro" in Spanish: 0 to 20, the numbers of these games, in the table's
+    language, without accents as a recognizer's dictionary has them); other numbers as digits."""
+    words = _number_words(_numbers())
+    return words[number] if 0 <= number < len(words) else str(number)
 
 
 def word_number(word: str) -> int | None:
-    """"four" or "4" -> 4; None for anything else."""
+    """"four" or "4" -> 4 (in the table's language); None for anything else."""
     if word.isdecimal():
         return int(word)
-    return NUMBER_WORDS.index(word) if word in NUMBER_WORDS else None
+    words = _number_words(_numbers())
+    return words.index(word) if word in words else None
+
+
+def yes_words() -> tuple[str, ...]:
+    """The ways of saying yes to a question, in the table's language, as a recognizer spells them."""
+    return tuple(dict.fromkeys(spoken(way) for way in (
+        p_("answer", "yes"), p_("answer", "yes please"), p_("answer", "correct"), p_("answer", "right"))))
+
+
+def no_words() -> tuple[str, ...]:
+    """The ways of saying no, in the table's language, as a recognizer spells them."""
+    return tuple(dict.fromkeys(spoken(way) for way in (p_("answer", "no"), p_("answer", "cancel"), p_("answer", "wrong"))))
 
 
 def fold(text: str) -> str:
@@ -80,8 +110,11 @@ def spoken(text: str) -> str:
     letters said as words back to letters."""
     text = re.sub(r"\b([A-Za-z])(\d{1,2})\b", r"\1 \2", fold(text))
     words = re.sub(r"[^\w'\s]|_", " ", text.replace("-", " ")).split()
+    letters = _letter_sounds(_letters())
     return " ".join(
-        number_words(int(word)) if word.isdecimal() else ROMAN.get(word) or LETTER_SOUNDS.get(word, word) for word in words
+        number_words(int(word)) if word.isdecimal()
+        else number_words(ROMAN[word]) if word in ROMAN else letters.get(word, word)
+        for word in words
     )
 
 
@@ -130,7 +163,8 @@ class Understood:
 
 
 def understand(
-    grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str], loose_chooses: bool = True
+    grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str], loose_chooses: bool = True,
+    language: str = "en",
 ) -> Understood | None:
     """Which allowed phrase was said (see the module's docstring). `grammar` is the closed
     grammar's answer, `loose` what free recognition heard in the same audio (None when the
@@ -142,7 +176,7 @@ def understand(
     words ("Leo voted for" for "Leo voted two"), the grammar chooses and the loose pass only
     says how sure, and CHECK_BELOW is the floor: chosen by PocketSphinx's loose pass, 22 to 66 %
     of the grid coordinates came out right on the five voices of tests/benchmarks/bench_commands.py,
-    chosen by its grammar 38 to 88 %."""
+    chosen by its grammar 38 to 88 %. `language`: the phrases' (see `alike`)."""
     meanings = dict(phrases) if isinstance(phrases, Mapping) else {phrase: phrase for phrase in phrases}
     allowed = {spoken(phrase): phrase for phrase in meanings}
     if not allowed:
@@ -156,7 +190,7 @@ def understand(
     chosen = loose_chooses or not said
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         said = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)[0]
-    agreement = {phrase: alike(heard, phrase) for phrase in allowed}
+    agreement = {phrase: alike(heard, phrase, language) for phrase in allowed}
     meaning = {phrase: meanings[allowed[phrase]] for phrase in allowed}
     # the loose pass chooses; between phrases it fits about as well, the grammar's meaning
     top = max(allowed, key=agreement.__getitem__)
@@ -178,9 +212,31 @@ def understand(
     return Understood(allowed[best], SURE - 0.01, doubt, floor)
 
 
-def alike(heard: str, phrase: str) -> float:
-    """How alike two word strings are, by spelling or by sound, 0..1."""
-    return max(fuzz.ratio(heard, phrase) / 100, similarity(_phones(heard), _phones(phrase)))
+#: how Spanish is said, from its spelling (Spain's, with seseo: Whisper spells "z" and "s" as it
+#: hears them): each rule a pattern and the sound written for it, in order
+SOUNDS = {"es": ((r"ch", "1"), (r"qu(?=[ei])", "k"), (r"gu(?=[ei])", "g"), (r"g(?=[ei])", "j"), (r"c(?=[ei])", "s"),
+                 (r"c", "k"), (r"z", "s"), (r"[vw]", "b"), (r"h", ""), (r"ll", "y"), (r"x", "ks"), (r"rr", "r"))}
+
+
+def alike(heard: str, phrase: str, language: str = "en") -> float:
+    """How alike two word strings are, by spelling or by sound, 0..1. English's sound is the CMU
+    dictionary's phones; another language's is its letters said as their names and, for Spanish,
+    its spelling read as it sounds, where words run together ("volte a ver" for "voltea be"):
+    English phones of the few words the dictionary has would make two phrases alike that differ
+    in the others."""
+    spelling = fuzz.ratio(heard, phrase) / 100
+    if language == "en":
+        return max(spelling, similarity(_phones(heard), _phones(phrase)))
+    return max(spelling, fuzz.ratio(_sounded(heard, language), _sounded(phrase, language)) / 100)
+
+
+def _sounded(words: str, language: str) -> str:
+    """The words as they sound in `language`, run together: a lone letter by its name."""
+    names = {letter: word for word, letter in reversed(_letter_sounds(_letters()).items())}
+    text = "".join(names.get(word, word) if len(word) == 1 else word for word in words.split())
+    for pattern, sound in SOUNDS.get(language, ()):
+        text = re.sub(pattern, sound, text)
+    return text
 
 
 def _phones(words: str) -> tuple[str, ...]:

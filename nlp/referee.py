@@ -20,6 +20,7 @@ from nlp.caching import cache_methods
 from nlp.lexicon import MAX_PHRASE, Lexicon, phrase_product
 from nlp.tagger import ContextTagger, load_spacy
 from games.base import TermRefusal
+from games.language import _
 from nlp.wordclass import MODALS, WordRefusal, advice, classify
 from nlp.wordnet import WORDNET_FILES, WordNet, wordnet_folder
 
@@ -263,28 +264,28 @@ def judged(
     list of terms (`listed`: words split by a comma or another mark), the language's `rules`, a
     term the player already wrote, else allowed."""
     if not has_words:
-        return _told("empty", "There is no word in this term: write a noun, a verb or an adjective.")
+        return _told("empty", _("There is no word in this term: write a noun, a verb or an adjective."))
     if listed:
         return _told(
             "several_terms",
-            "That term is a list, its words split by a comma or another mark: write one word or one compound, "
-            "and each other term on its own.",
+            _("That term is a list, its words split by a comma or another mark: write one word or one compound, "
+              "and each other term on its own."),
         )
     verdict = rules()
     if verdict:
         return verdict
     for other in written:
         if same(term, other):
-            alike = "" if other.strip().lower() == term.strip().lower() else f', and "{term}" counts as the same term'
+            if other.strip().lower() == term.strip().lower():
+                shown = _('You already wrote "{other}". Write a different term.')
+            else:
+                shown = _('You already wrote "{other}", and "{term}" counts as the same term. Write a different term.')
             return Verdict(
                 "duplicate",
-                f'You already wrote "{other.strip()}"{alike}. Write a different term.',
-                "You already wrote this term, or one that counts as the same. Write a different term.",
+                shown.format(other=other.strip(), term=term),
+                _("You already wrote this term, or one that counts as the same. Write a different term."),
             )
-    return Verdict(None, f'"{term.strip()}" is allowed.', "This term is allowed.")
-
-
-_CARD_RULE = "words from the card are not allowed in any form"
+    return Verdict(None, _('"{term}" is allowed.').format(term=term.strip()), _("This term is allowed."))
 
 
 def card_verdict(
@@ -295,31 +296,38 @@ def card_verdict(
     found = next((text for key, text in card if key in keys), None)
     if found is not None:
         shown = term.strip()
-        where = "" if found.lower() == shown.lower() else f' as "{found}"'
+        if found.lower() == shown.lower():
+            said = _('"{term}" is on the story card, and words from the card are not allowed in any form.')
+        else:
+            said = _('"{term}" is on the story card as "{found}", and words from the card are not allowed in any form.')
         # the card is public: naming the card's word would name the term
         return Verdict(
             "on_card",
-            f'"{shown}" is on the story card{where}, and {_CARD_RULE}.',
-            f"This term is on the story card, and {_CARD_RULE}.",
+            said.format(term=shown, found=found),
+            _("This term is on the story card, and words from the card are not allowed in any form."),
         )
     for word_keys in phrase:
         found = next((text for key, text in card if " " not in text and key in word_keys), None)
         if found is not None:
             return Verdict(
                 "on_card",
-                f'"{found}" is on the story card, and {_CARD_RULE}, not even in a phrase.',
-                f"A word of this term is on the story card, and {_CARD_RULE}, not even in a phrase.",
+                _('"{found}" is on the story card, and words from the card are not allowed in any form, not even in '
+                  "a phrase.").format(found=found),
+                _("A word of this term is on the story card, and words from the card are not allowed in any form, "
+                  "not even in a phrase."),
             )
     return None
 
 
 def free_phrase(words: int, compound: str) -> Verdict:
     """The refusal of a free phrase of so many `words`, with an example of a `compound`."""
-    many = "two" if words == 2 else "several"
-    return _told(
-        "free_phrase",
-        f'That term is {many} separate words, not one word or one compound like "{compound}": write just one of them.',
-    )
+    if words == 2:
+        said = _('That term is two separate words, not one word or one compound like "{compound}": write just one of '
+                 "them.")
+    else:
+        said = _('That term is several separate words, not one word or one compound like "{compound}": write just '
+                 "one of them.")
+    return _told("free_phrase", said.format(compound=compound))
 
 
 def _told(code: str, message: str) -> Verdict:

@@ -23,7 +23,7 @@ a word that is an adverb and also a noun, verb or adjective counts as what the t
 on Spanish text, reads it as when it stands alone ("bien" an adverb, "fuerte" an adjective), as
 the English referee counts a word as what SemCor mostly uses it as. Every form of ser, estar,
 haber and tener is refused, a word the tagger reads alone as one of them too ("estado", "fue",
-"sé"). The player-facing messages are English until the message catalog of issue 22 comes.
+"sé"). Its refusals are marked for the message catalog: said in the table's language.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from games.language import N_
 from nlp.apertium import Reading, SpanishAnalyser, Unit, missing
 from nlp.caching import cache_methods
 from nlp.lexicon import Lexicon, phrase_product
@@ -48,7 +49,7 @@ from nlp.referee import (
     free_phrase,
     judged,
 )
-from nlp.wordclass import WordRefusal, _like
+from nlp.wordclass import WordRefusal
 from nlp.wordnet import WordNet, wordnet_folder
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ _ADVERBS = frozenset({"adv", "preadv"})
 _ACCENTED = {"a": "á", "e": "é", "i": "í", "o": "ó", "u": "úü"}
 WORD = re.compile(r"[^\W\d_]+")
 _SEPARATOR = re.compile(r"\w\s*[,;:/&+|!?¡¿]+\s*\w")
-_INSTEAD = " Write a noun, a verb or an adjective instead."
+_ADVERB = N_("{q} is an adverb, and adverbs are not allowed.")
 
 
 def fold(text: str) -> str:
@@ -232,22 +233,23 @@ class SpanishReferee(Referee):
             if chosen.lemma == verb or (content and all(r.lemma == verb for r in content)):
                 if lower == verb:
                     return WordRefusal(
-                        "have_be", "{q} is one of the verbs not allowed in any form: ser, estar, haber and tener."
+                        "have_be", N_("{q} is one of the verbs not allowed in any form: ser, estar, haber and tener.")
                     )
                 return WordRefusal(
-                    "have_be", '{q} is a form of "' + verb + '", and ser, estar, haber and tener are not allowed '
-                    "in any form.",
+                    "have_be", N_('{q} is a form of "{verb}", and ser, estar, haber and tener are not allowed in any '
+                                  "form."), (("verb", verb),),
                 )
         if unit.surface.islower() and content and all(r.lemma in HELPING for r in content):
+            first, second = [example for example in ("poder", "deber", "soler") if example != lower][:2]
             return WordRefusal(
                 "not_content_word",
-                "{q} is a helping verb " + _like(lower, ("poder", "deber", "soler")) + ", not a noun, a verb or an "
-                "adjective (a name with a capital is allowed).",
+                N_('{q} is a helping verb like "{first}" or "{second}", not a noun, a verb or an adjective (a name '
+                   "with a capital is allowed)."), (("first", first), ("second", second)),
             )
         if lower in RULEBOOK_ADVERBS:
             return WordRefusal(
-                "adverb", '{q} counts as an adverb, like "here" and "tomorrow" in the rulebook, and adverbs '
-                "are not allowed.",
+                "adverb", N_('{q} counts as an adverb, like "here" and "tomorrow" in the rulebook, and adverbs '
+                             "are not allowed."),
             )
         # closed classes: a word with such a reading is refused even when the dictionary also has
         # a noun or a verb spelt so ("sobre": the envelope; "nada": nadar), as in English
@@ -257,20 +259,21 @@ class SpanishReferee(Referee):
         elif content and chosen.pos in CONTENT:
             return None
         if chosen.pos in _ADVERBS and not any(r.pos == "adj" and r.lemma == chosen.lemma for r in content):
-            return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
+            return WordRefusal("adverb", _ADVERB)
         if chosen.pos in _PRONOUNS:
-            return WordRefusal("pronoun", "{q} is a pronoun, and pronouns are not allowed.")
+            return WordRefusal("pronoun", N_("{q} is a pronoun, and pronouns are not allowed."))
         if chosen.pos in _DETERMINERS:
             return WordRefusal(
-                "pronoun", "{q} is an article or a determiner, and those count as pronouns, which are not allowed."
+                "pronoun", N_("{q} is an article or a determiner, and those count as pronouns, which are not allowed.")
             )
-        kinds = {"pr": "a preposition", "ij": "an interjection", **{c: "a conjunction" for c in _CONJUNCTIONS}}
+        kinds = {"pr": N_("{q} is a preposition, not a noun, a verb or an adjective."),
+                 "ij": N_("{q} is an interjection, not a noun, a verb or an adjective."),
+                 **{c: N_("{q} is a conjunction, not a noun, a verb or an adjective.") for c in _CONJUNCTIONS}}
         if chosen.pos in kinds:
-            kind = kinds[chosen.pos]
-            return WordRefusal("not_content_word", "{q} is " + kind + ", not a noun, a verb or an adjective.")
+            return WordRefusal("not_content_word", kinds[chosen.pos])
         if content:
             return None
-        return WordRefusal("not_content_word", "{q} is not a noun, a verb or an adjective.")
+        return WordRefusal("not_content_word", N_("{q} is not a noun, a verb or an adjective."))
 
     def _unknown(self, unit: Unit) -> WordRefusal | None:
         """A word the analyser does not know as written: classified as its one known spelling
@@ -281,16 +284,16 @@ class SpanishReferee(Referee):
             return self.classify(Unit(unit.surface, alone[0].readings))
         stem = unit.surface.lower().removesuffix("mente")
         if stem != unit.surface.lower() and any(r.pos == "adj" for u in self.spelt(stem) for r in u.readings):
-            return WordRefusal("adverb", "{q} is an adverb, and adverbs are not allowed.")
+            return WordRefusal("adverb", _ADVERB)
         return None
 
     def _word_class(self, term: str, units: tuple[Unit, ...]) -> Verdict | None:
         if len(units) == 1:
             refusal = self.classify(units[0])
             if refusal and units[0].readings and units[0].readings[0].multiword:
-                kind = "an adverb phrase" if refusal.code == "adverb" else "a phrase of little words"
-                said = f"is {kind}, not a noun, a verb or an adjective." + _INSTEAD
-                return Verdict(refusal.code, f'"{term.strip()}" {said}', f"This term {said}")
+                phrase = (N_("{q} is an adverb phrase, not a noun, a verb or an adjective.") if refusal.code == "adverb"
+                          else N_("{q} is a phrase of little words, not a noun, a verb or an adjective."))
+                return _word_verdict(WordRefusal(refusal.code, phrase), term.strip(), whole=True)
             return _word_verdict(refusal, units[0].surface, whole=True) if refusal else None
         if self._compound(units) or self._phrase_of_content_words(units):
             return None  # a compound, or a free phrase refused as one

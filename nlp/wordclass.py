@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.language import _
 from nlp.lexicon import CONTENT_UPOS, Lexicon
 
 
@@ -95,22 +96,23 @@ NUMBERS = _words(
 )  # allowed as terms (they are nouns and adjectives too), but never the first part of a compound
 _CLITICS = {"'m": "am", "'re": "are", "'s": "is", "'ve": "have", "'d": "had", "'ll": "will", "n't": "not"}
 
-_INSTEAD = " Write a noun, a verb or an adjective instead."
-
-
 @dataclass(frozen=True)
 class WordRefusal:
     code: str
-    template: str  # one sentence about the word "{q}", without the advice that follows it
+    #: one sentence about the word "{q}", without the advice that follows it; said in the table's
+    #: language where a referee marks it for the catalog (N_), the English referee's as written
+    template: str
+    #: the template's other placeholders ("verb": the verb a word is a form of)
+    fields: tuple[tuple[str, str], ...] = ()
 
     def reason(self, shown: str) -> str:
         """The sentence, with the word as the player wrote it."""
-        return self.template.format(q=f'"{shown}"')
+        return _(self.template).format(q=_('"{word}"').format(word=shown), **dict(self.fields))
 
     def hidden(self, whole: bool) -> str:
         """The sentence without the word, for the table: "this term" when the word is the whole
         term, else "a word of this term"."""
-        sentence = self.template.format(q="this term" if whole else "a word of this term")
+        sentence = _(self.template).format(q=_("this term") if whole else _("a word of this term"), **dict(self.fields))
         return sentence[:1].upper() + sentence[1:]
 
 
@@ -209,5 +211,5 @@ def is_function_word(word: str, lexicon: Lexicon) -> bool:
 
 
 def advice(multiword: bool) -> str:
-    """What to do after a word refusal: the whole term, or one word of a compound."""
-    return " Leave it out of the term." if multiword else _INSTEAD
+    """What to do after a word refusal (after a space): the whole term, or one word of a compound."""
+    return " " + (_("Leave it out of the term.") if multiword else _("Write a noun, a verb or an adjective instead."))

@@ -13,7 +13,6 @@ import argparse
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import Any, Protocol
 
 from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules, join_names
@@ -22,20 +21,30 @@ from host.adapters.listening import Hearing, Listener
 from host.adapters.views import PhoneTurn, TableView
 from host.commands import HostPhrase, check_game
 from host.voice.phrases import Names, Phrase
-from nlp import TermReferee, load_referee
+from nlp import Referee, referee_for
 
 
-@lru_cache(maxsize=1)
-def referee() -> TermReferee:
-    """The term referee is loaded once per process: it holds the language resources."""
-    return load_referee()
+def referee(language: str = "en") -> Referee:
+    """The term referee of a game's language, loaded once per process (it holds the language
+    resources); ValueError for a language without Stories! term rules."""
+    return referee_for(language)
 
 
+@dataclass(frozen=True)
 class HostServices:
-    """What the engines may ask of the host (`games.base.Services`): the language judgements."""
+    """What the engines may ask of the host (`games.base.Services`): the language judgements,
+    in the game's language."""
+
+    language: str = "en"
 
     def term_rules(self) -> TermRules:
-        return referee()
+        return referee(self.language)
+
+
+def services_for(settings: Settings) -> HostServices:
+    """The services of a game with these settings: its language's (English for games saved
+    before languages were)."""
+    return HostServices(settings.get("language", "en"))
 
 
 SERVICES = HostServices()

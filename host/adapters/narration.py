@@ -18,22 +18,24 @@ from typing import Any, Optional
 
 from dataclasses import replace
 
-from games.base import Action, GameState, view_of
+from games.base import Action, GameState, fold_name, view_of
+from games.language import _, p_
 from games.stories import TERMS_PER_PLAYER, Phase, StoriesView
 from host.adapters.listening import Attention, BasicListener, Play, Reply, Response
 from host.adapters.stop import said_after, stop_word
 from host.speech.hearing import Heard
 from host.voice.control import HostRequest
-from nlp import HeardWord, ReconcilingTracker, TermReferee, TickEvent
+from nlp import HeardWord, ReconcilingTracker, Referee, TickEvent
 
 #: a tick or untick the referee heard, and when in the story its words ended
 Timed = tuple[Action, Optional[float]]
 
 
 class NarrationListener(BasicListener):
-    """Hears the story told (and the stories typed with 'say') and ticks the terms."""
+    """Hears the story told (and the stories typed with 'say') and ticks the terms, judged by the
+    referee of the game's language."""
 
-    def __init__(self, referee: TermReferee, **tracker_options: Any) -> None:
+    def __init__(self, referee: Referee, **tracker_options: Any) -> None:
         self.referee = referee
         self.tracker_options = tracker_options
         self._tracker: ReconcilingTracker | None = None
@@ -45,7 +47,8 @@ class NarrationListener(BasicListener):
     def attention(self, state: GameState) -> Attention | None:
         if not self.listening(state):
             return None
-        return Attention(story=True, context=self.context(state), hint="To tell the story, type: say {}")
+        hint = _("To tell the story, type: {say} {words}").format(say=p_("verb", "say"), words="{}")
+        return Attention(story=True, context=self.context(state), hint=hint)
 
     def hear(self, state: GameState, heard: Heard) -> Iterator[Response]:
         """Ticks and unticks heard, each printed with its time in the story (an untick of a
@@ -62,7 +65,7 @@ class NarrationListener(BasicListener):
         for action, at in actions:
             if telling and not self.listening(state):  # Stop! was called
                 break
-            correction = "Correction: " if correcting and action.verb == "untick" else ""
+            correction = _("Correction: ") if correcting and action.verb == "untick" else ""
             stamp = ("" if at is None else f"[{at:.1f} s] ") + correction
             yield Play(action, stamp=stamp, cue="tick" if action.verb == "tick" else None)
 
@@ -72,9 +75,9 @@ class NarrationListener(BasicListener):
 
     def _typed(self, state: GameState, text: str) -> Iterator[Response]:
         if not self.listening(state):
-            yield Reply(f"Nobody is telling a story now. {state.status()}")
+            yield Reply(_("Nobody is telling a story now. {status}").format(status=state.status()))
         elif not text:
-            yield Reply("Type what the storyteller said after 'say'.")
+            yield Reply(_("Type what the storyteller said after '{say}'.").format(say=p_("verb", "say")))
         else:
             for action in self.hear_text(state, text):
                 if not self.listening(state):  # Stop! was called
@@ -146,11 +149,14 @@ class NarrationListener(BasicListener):
 
     @staticmethod
     def _questions(state: GameState, words: Sequence[HeardWord]) -> list[Timed]:
-        names = {player.casefold(): player for player in state.players}
+        """A player's "question NAME" heard, in the table's language or in English."""
+        names = {fold_name(player): player for player in state.players}
+        asking = {"question", fold_name(p_("verb", "question"))}
+        heard = [fold_name(word.text.strip(".,;:!?¡¿")) for word in words]
         return [
-            (Action("question", names[name.text.casefold()]), name.end)
-            for word, name in zip(words, words[1:])
-            if word.text.casefold() == "question" and name.text.casefold() in names
+            (Action("question", names[name]), words[index + 1].end)
+            for index, (word, name) in enumerate(zip(heard, heard[1:]))
+            if word in asking and name in names
         ]
 
     def _actions(self, state: GameState, events: list[TickEvent]) -> list[Timed]:

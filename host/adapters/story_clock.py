@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from games.base import Action, GameState
+from games.language import _, n_
 from host.adapters.listening import Announce, BasicListener, Play, Reply, Response
 from host.voice.control import HostRequest
 
@@ -47,10 +48,10 @@ class StoryClock(BasicListener):
     def microphone(self, present: bool) -> str | None:
         if not present and self.deadline is not None:
             self.paused, self.deadline = self.left(), None
-            return "The timer is paused until the microphone is back."
+            return _("The timer is paused until the microphone is back.")
         if present and self.paused is not None:
             self.deadline, self.paused = time.monotonic() + self.paused, None
-            return "The microphone is back: the story and the timer go on."
+            return _("The microphone is back: the story and the timer go on.")
         return None
 
     def left(self) -> float | None:
@@ -66,7 +67,7 @@ class StoryClock(BasicListener):
     def wake(self, state: GameState) -> Iterator[Response]:
         left = self.left()
         if left is not None and left > 0 and self.warnings and left <= self.warnings[0]:
-            yield Announce((f"{self.warnings.pop(0):.0f} seconds left.",), cue="warning")
+            yield Announce((seconds_left(self.warnings.pop(0)),), cue="warning")
         elif left == 0:
             self.stop()
             yield Play(self.time_up, heard=False)
@@ -75,4 +76,10 @@ class StoryClock(BasicListener):
         if request.name != "time":
             return None
         left = self.left()
-        return iter((Reply("No timer is running." if left is None else f"{left:.0f} seconds left."),))
+        return iter((Reply(_("No timer is running.") if left is None else seconds_left(left)),))
+
+
+def seconds_left(left: float) -> str:
+    """'10 seconds left.', in whole seconds, in the table's language."""
+    seconds = round(left)
+    return n_("{count} second left.", "{count} seconds left.", seconds).format(count=seconds)

@@ -212,7 +212,8 @@ class Pyttsx3Speaker:
     """Speech through pyttsx3, played on `device` (PortAudio's default output if None).
 
     `rate` is in words a minute (espeak-ng's default is 175-200); `voice` an espeak-ng voice
-    such as 'en-us'. With `record_to`, every utterance is also kept there as 0001.wav, 0002.wav,
+    such as 'en-us', by default the voice of `language` (espeak-ng's 'es' for Spanish: Spain's;
+    English: pyttsx3's default, espeak-ng's 'en'). With `record_to`, every utterance is also kept there as 0001.wav, 0002.wav,
     ...; with `play=False` nothing is played (for headless recording). Without an output device
     speech is silent, said once through `notice`, and the game goes on.
     """
@@ -225,8 +226,10 @@ class Pyttsx3Speaker:
         record_to: Path | None = None,
         play: bool = True,
         notice: Callable[[str], None] = notice_on_stderr,
+        language: str = "en",
     ) -> None:
         check_rate(rate)
+        voice = voice if voice is not None or language == "en" else language
         self.rate = rate
         output = find_device(device, "output") if play else None
         self.device = None if output is None else output.index
@@ -443,14 +446,16 @@ def open_speaker(
     voice: str | None = None,
     device: str | int | None = None,
     notice: Callable[[str], None] = notice_on_stderr,
+    language: str = "en",
 ) -> Speaker:
-    """'pyttsx3', 'print', or None for pyttsx3 falling back to printing with a one-line notice."""
+    """'pyttsx3', 'print', or None for pyttsx3 falling back to printing with a one-line notice;
+    its voice is `language`'s unless `voice` is given (see Pyttsx3Speaker)."""
     if kind == "print":
         return PrintSpeaker()
     if kind not in (None, "pyttsx3"):
         raise SpeakerError(f"There is no speaker '{kind}': choose pyttsx3 or print.")
     try:
-        return Pyttsx3Speaker(rate=rate, voice=voice, device=device, notice=notice)
+        return Pyttsx3Speaker(rate=rate, voice=voice, device=device, notice=notice, language=language)
     except SpeakerUnavailable as error:
         if kind == "pyttsx3":
             raise

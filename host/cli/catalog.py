@@ -11,7 +11,7 @@ from typing import Any
 
 from games.language import _
 from games.base import GameSpec, GameState, Option, SetupError, Settings, check_player_name
-from host.adapters.base import SERVICES, adapter_for, adapters
+from host.adapters.base import adapter_for, adapters, services_for
 
 #: the seed's range: what SQLite stores as an integer
 SEED_RANGE = (0, 2**63 - 1)
@@ -85,7 +85,7 @@ def make(game: str, settings: Settings) -> Callable[[], GameState]:
     KeyError when the game is not one this host plays)."""
     spec = games()[game]
     check_settings(spec, settings)
-    return lambda: spec.build(settings, SERVICES)
+    return lambda: spec.build(settings, services_for(settings))
 
 
 def _names(entries: list[str]) -> list[str]:

@@ -29,6 +29,7 @@ from host.speech import registry as recognizers
 from host.speech.registry import open_recognizer
 from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
+from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language
 from host.storage.store import GameStore
 
 GAME = "stories"
@@ -87,6 +88,22 @@ class RecordedStory:
             self._context = wanted.context
 
 
+def _language_refused(language: str) -> str | None:
+    """Why the demo cannot be shown in `language` (None: it can, English). Its story is a
+    recording of a natural voice; the only Spanish voice here is espeak-ng's synthesis, so no
+    Spanish recording of a story told as players tell it can be made."""
+    try:
+        check_language(language)
+    except UnknownLanguage as error:
+        return str(error)
+    if language == DEFAULT:
+        return None
+    named = f"{NAMES[language]} ({language})"
+    return (f"the demo is in English only: its story is an English recording, and no natural voice here can record "
+            f"one in {named}. To play Stories! in {named}: storyhost play stories --language {language} "
+            "--players NAME NAME NAME")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="storyhost demo", description="A Stories! story refereed from a recording.")
     parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
@@ -95,7 +112,13 @@ def main(argv: list[str]) -> int:
                         help=f"the recognizer that hears the story (default: {recognizers.default().name})")
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=recognizers.model_help())
+    parser.add_argument("--language", default=DEFAULT, metavar="CODE",
+                        help="the demo's language: en only, since its story is a recording in English")
     options = parser.parse_args(argv)
+    refusal = _language_refused(options.language)
+    if refusal:
+        print(f"storyhost demo: {refusal}", file=sys.stderr)
+        return 2
     try:
         recognizer = open_recognizer(options.asr, options.model, live=not options.fast)
     except RecognizerError as error:
@@ -103,7 +126,8 @@ def main(argv: list[str]) -> int:
         return 1
     speaker = PrintSpeaker() if options.silent else open_speaker(None)
     voice = None if isinstance(speaker, PrintSpeaker) else speaker
-    settings = new_settings(argparse.Namespace(game=GAME, players=PLAYERS, seed=SEED, timer_seconds=60, deck=None))
+    settings = new_settings(argparse.Namespace(game=GAME, players=PLAYERS, seed=SEED, timer_seconds=60, deck=None,
+                                               language=DEFAULT))
     print(
         "storyhost demo: a Stories! story after the rulebook's Arctic example. Nina tells the story; "
         "Sabine, Stephan and Melanie have secretly written five terms each. The lines after '> ' "

@@ -109,7 +109,8 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         "--model", type=Path, default=None, metavar="NAME|DIR",
         help=recognizers.model_help(),
     )
-    speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us)")
+    speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us; "
+                        "default: the game's language's, es for Spanish)")
     speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
     speech.add_argument(
         "--prefix", default=None, metavar="WORD",
@@ -208,15 +209,17 @@ class Speech:
     kind: recognizers.RecognizerKind
     names: Names
     preferences: Preferences
+    language: str
 
     def close(self) -> None:
         self.speaker.wait(timeout=30)
         self.speaker.close()
 
 
-def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource, bool] | Speech:
-    """Typed commands (a source, and whether the story clock runs on the wall clock), or speech;
-    everything that can fail is opened here, before a game is created or resumed."""
+def _inputs(options: argparse.Namespace, players: list[str], language: str) -> tuple[LineSource, bool] | Speech:
+    """Typed commands (a source, and whether the story clock runs on the wall clock), or speech
+    in the game's `language`; everything that can fail is opened here, before a game is created
+    or resumed."""
     if not options.speech:
         return _source(options.script)
     if options.script is not None:
@@ -227,12 +230,12 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     if options.rate is not None:
         preferences.rate = options.rate
     try:
-        speaker = open_speaker(rate=preferences.rate, voice=options.voice)
+        speaker = open_speaker(rate=preferences.rate, voice=options.voice, language=language)
     except SpeakerError as error:
         raise UsageError(str(error)) from error
     try:
         kind = recognizers.takes_phrases(recognizers.kind_of(options.asr, options.model))
-        recognizer = recognizers.open_recognizer(kind.name, options.model, live=True)
+        recognizer = recognizers.open_recognizer(kind.name, options.model, live=True, language=language)
         names = spoken_names(players, recognizer, parse_calls(options.call, players), print)
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
             raise UsageError(_("The speech recognizer does not know the word '{word}': choose another --prefix.")
@@ -240,7 +243,7 @@ def _inputs(options: argparse.Namespace, players: list[str]) -> tuple[LineSource
     except (RecognizerError, CallError, UsageError) as error:
         speaker.close()
         raise UsageError(str(error)) from error
-    return Speech(speaker, recognizer, kind, names, preferences)
+    return Speech(speaker, recognizer, kind, names, preferences, language)
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
@@ -276,7 +279,7 @@ def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argpa
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
-        loose_chooses=inputs.kind.loose_chooses,
+        loose_chooses=inputs.kind.loose_chooses, language=inputs.language,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
@@ -329,6 +332,7 @@ def _speak(language: str) -> None:
 
 def _play(options: argparse.Namespace) -> None:
     language = _chosen_language(options)
+    options.language = language  # the adapters read it for their decks (new_settings)
     _speak(language)
     try:
         settings = {**new_settings(options), "language": language}
@@ -343,7 +347,7 @@ def _play(options: argparse.Namespace) -> None:
     _needs_phones(options.game, settings, options)
     with ExitStack() as held:
         listening = _phones_port(options, held)
-        inputs = _inputs(options, settings["players"])
+        inputs = _inputs(options, settings["players"], language)
         store = held.enter_context(GameStore.open())
         game_id = store.create(options.game, settings, held)
         saved = store.get(game_id)
@@ -406,7 +410,7 @@ def _resume(options: argparse.Namespace) -> None:
                 print(_("{trouble} Resuming another game.").format(trouble=line), file=sys.stderr)
         _speak(saved.settings.get("language", DEFAULT_LANGUAGE))
         _needs_phones(saved.game, saved.settings, options)
-        inputs = _inputs(options, saved.settings["players"])
+        inputs = _inputs(options, saved.settings["players"], saved.settings.get("language", DEFAULT_LANGUAGE))
         print(n_("Resuming {game}, game {number}, after {count} move.", "Resuming {game}, game {number}, after {count} moves.",
                  len(match.log)).format(game=games()[saved.game].title, number=saved.id, count=len(match.log)))
         _run(store, saved, match, options, inputs, listening)

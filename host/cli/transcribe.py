@@ -2,7 +2,9 @@
 deliver it, its hypotheses printed, one `final:` line per utterance. With `--phrases` each
 utterance is also decided as a spoken command exactly as a game decides it (the same phrase list
 with the spelling alphabet, the same `nlp.commands.understand`): one `command:` line saying
-whether the host would take it at once, ask about it first, or take it for no command."""
+whether the host would take it at once, ask about it first, or take it for no command. With
+`--language` the recognizer hears that language, forced (and the phrases are spelled in it:
+numbers and letters as its words)."""
 from __future__ import annotations
 
 import argparse
@@ -10,10 +12,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from games.language import use
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
 from host.speech.recognizer import Hypothesis, RecognizerError
 from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
+from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language, languages, translations
 from host.voice.phrases import each
 from nlp.commands import understand
 from nlp.ticks import HeardWord
@@ -35,11 +39,22 @@ def main(argv: list[str]) -> int:
              "go in one phrase, split by '|' ('b three|flip b three')",
     )
     parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
+    parser.add_argument(
+        "--language", default=DEFAULT, metavar="CODE",
+        help=f"the language spoken, forced on the recognizer: {', '.join(f'{code} ({NAMES[code]})' for code in languages())}",
+    )
     args = parser.parse_args(argv)
+    try:
+        language = check_language(args.language)
+    except UnknownLanguage as error:
+        print(error, file=sys.stderr)
+        return 2
+    use(translations(language))
     listened = None if args.phrases is None else meanings(args.phrases)
     try:
         kind = kind_of(args.asr, args.model)
-        recognizer = open_recognizer(kind.name if listened is None else takes_phrases(kind).name, args.model)
+        recognizer = open_recognizer(kind.name if listened is None else takes_phrases(kind).name, args.model,
+                                     language=language)
         recognizer.set_phrases(None if listened is None else list(listened))
         source = FileSource(args.audio, recognizer.sample_rate)
         try:
@@ -53,7 +68,7 @@ def main(argv: list[str]) -> int:
         if hypothesis.final or args.partials:
             print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
         if hypothesis.final and listened is not None:
-            print(f"command: {decision(hypothesis, listened, kind.loose_chooses)}")
+            print(f"command: {decision(hypothesis, listened, kind.loose_chooses, language)}")
     return 0
 
 
@@ -65,10 +80,10 @@ def meanings(phrases: Sequence[str]) -> dict[str, str]:
             for phrase in each(tuple(given.split("|")), given.split("|")[0])}
 
 
-def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bool) -> str:
+def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bool, language: str = DEFAULT) -> str:
     """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
     with 'd three'); free recognition heard 'B3.'"."""
-    understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses)
+    understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses, language)
     heard = "" if hypothesis.loose is None else f"; free recognition heard {hypothesis.loose!r}"
     if understood is None:
         return f"nothing heard, not a command{heard}"

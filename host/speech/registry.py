@@ -9,8 +9,10 @@ By default, and with "whisper", free speech (stories, clues, readings) goes to W
 models bundled in pip packages (nothing to download: tiny.en streams English, base confirms it;
 see models.locate), and phrase lists (commands) to a recognizer that takes a closed grammar:
 Vosk when an English Vosk model is found, else PocketSphinx, whose US English model ships inside
-its wheel (see host/speech/split_recognizer.py). "vosk" or "pocketsphinx" use that one
-recognizer for both. Every model storyhost installed or pinned is checked against its recorded
+its wheel (see host/speech/split_recognizer.py). Those grammar models hear English only: in
+another language Whisper, forced to it, hears the commands too, each utterance decoded whole and
+weighed against the phrases (host/speech/whisper_recognizer.py). "vosk" or "pocketsphinx" use
+that one recognizer for both. Every model storyhost installed or pinned is checked against its recorded
 checksums before it is loaded.
 """
 from __future__ import annotations
@@ -92,11 +94,13 @@ def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live
     confirmer = locate_confirming(confirming or model)
     if confirmer.path != found.path:
         check_before_loading(confirmer)
+    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live, language=language)
+    if language != "en":  # the grammar recognizers hear English only
+        return whisper
     grammar_model = find_vosk_model()
     # Whisper makes the loose pass of the grammar's utterances (host/speech/split_recognizer.py)
     grammar = (PocketSphinxRecognizer(sample_rate, loose=False) if grammar_model is None
                else _vosk_in(grammar_model, sample_rate))
-    whisper = WhisperRecognizer(found.path, sample_rate, confirming=confirmer.path, background=live, language=language)
     return SplitRecognizer(whisper, grammar)
 
 
@@ -104,7 +108,8 @@ def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live
 RECOGNIZERS: tuple[RecognizerKind, ...] = (
     RecognizerKind(
         "whisper", "hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
-        " installed, else PocketSphinx", phrases=True, loose_chooses=True, open=_whisper,
+        " installed, else PocketSphinx (in another language than English, commands with Whisper too)",
+        phrases=True, loose_chooses=True, open=_whisper,
         models="a Whisper model by name (base, tiny.en) or folder",
     ),
     RecognizerKind("vosk", "hears everything with Vosk", phrases=True, loose_chooses=False, open=_vosk,

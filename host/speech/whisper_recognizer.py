@@ -36,6 +36,11 @@ Confirmations run on the caller's thread, between chunks (deterministic: files),
 of their own (`background`: a microphone), so that they never hold the stream up; utterances that
 finish while that thread is busy wait for it and go together, in one window.
 
+Under a phrase list (spoken commands, in a language that has no grammar recognizer here:
+host/speech/registry.py) nothing is decoded while an utterance lasts: at its end its audio, at
+most `MAX_COMMAND` seconds, is decoded once, whole (`decode`), and the final hypothesis carries
+those words as its loose pass too, which `nlp.commands.understand` weighs against the phrases.
+
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
 """
@@ -76,20 +81,12 @@ HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's wind
 # kal 4.1 / 3.9, joe 4.5 / 3.6: noisy, it helps most when furthest behind)
 MERGE_WHEN_BUSY = 1
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
+MAX_COMMAND = 10.0  # seconds: under a phrase list a longer utterance is decoded from its last seconds
 
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "prof", "mt", "no"})
 _SENTENCE_END = re.compile(r"[.?!][\"')\]]*$")
 _WINDOW = 512  # Silero VAD's window in samples (32 ms)
 _CONTEXT = 64  # samples of the previous window Silero sees with each window
-
-
-class FreeSpeechOnly(RecognizerError):
-    """Whisper transcribes what is said: it cannot be held to a phrase list."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            f"{NAME} hears free speech only, not a phrase list: use PocketSphinx or Vosk for phrases."
-        )
 
 
 class _SpeechDetector:
@@ -177,6 +174,7 @@ class WhisperRecognizer:
         self._confirmer = Confirmer(confirmer, background)
         self._vad = _SpeechDetector()
         self._context: str | None = None
+        self._commands = False  # under a phrase list: each utterance decoded whole at its end
         self.reset()
 
     # -- the protocol ------------------------------------------------------------------------
@@ -236,11 +234,13 @@ class WhisperRecognizer:
         return bool(re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)*'?", word))
 
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
-        """Free speech (None) closes the utterance in progress; a phrase list is refused."""
-        if phrases is not None:
-            raise FreeSpeechOnly()
-        if self._speaking:
+        """A phrase list: from now on each utterance is a command, decoded whole at its end (Whisper
+        cannot be held to the phrases: `nlp.commands.understand` weighs its words against them);
+        None: free speech again, and the utterance in progress is closed, as on a switch."""
+        commands = phrases is not None
+        if (not commands or not self._commands) and self._speaking:
             self._pending += self._end_utterance(self._audio_start + len(self._audio))
+        self._commands = commands
 
     # -- utterances ----------------------------------------------------------------------------
     def _judge(self, probability: float) -> list[Hypothesis]:
@@ -261,7 +261,9 @@ class WhisperRecognizer:
             self._quiet_since = end - _WINDOW
         if self._quiet_since is not None and end - self._quiet_since >= END_SILENCE * self.sample_rate:
             return self._end_utterance(end)
-        if end >= self._next_decode:
+        if self._commands:
+            self._keep_command(end)
+        elif end >= self._next_decode:
             self._next_decode = end + int(INTERVAL * self.sample_rate)
             if end - self._audio_start >= FIRST_DECODE * self.sample_rate and self._speaks():
                 return self._agree(self._decode(end), end)
@@ -285,8 +287,30 @@ class WhisperRecognizer:
             self._cut_at_last_word(end)
         return out + self._partial()
 
+    def _keep_command(self, end: int) -> None:
+        """A command's buffer keeps its last MAX_COMMAND seconds."""
+        excess = end - self._audio_start - int(MAX_COMMAND * self.sample_rate)
+        if excess > 0:
+            self._audio = self._audio[excess:]
+            self._audio_start += excess
+
+    def _end_command(self, end: int) -> list[Hypothesis]:
+        """A command's utterance, decoded whole: its words, and the same words as its loose pass."""
+        audio = self._audio[: end - self._audio_start]
+        words = transcribe(self._model, audio, self._audio_start / self.sample_rate, WHOLE_BEAM, None, MIN_WINDOW) \
+            if self._speaks() else []
+        self._speaking = False
+        self._audio = self._audio[end - self._audio_start :]
+        self._audio_start = end
+        if not words:
+            return []
+        heard = tuple(word.heard() for word in words)
+        return [Hypothesis(heard, final=True, loose=" ".join(word.text for word in heard))]
+
     def _end_utterance(self, end: int) -> list[Hypothesis]:
         """The last decode's words are all taken; the final hypotheses close the utterance."""
+        if self._commands:
+            return self._end_command(end)
         words = self._decode(end) if self._speaks() else []
         self._tentative = []
         out = self._commit(self._after_committed(words), cut=False)

@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from games.base import SetupError
 from games.decks import (
     TALE_KEYS, DescribedDeck, OpeningCard, PictureFile, PictureRefused, Tale, builtin_described_deck,
     builtin_opening_cards, builtin_tale, parse_described_deck, parse_opening_cards, parse_tale,
 )
 from games.json_checks import DeckProblems, JsonObject
 from games.language import _
+from host.storage.catalogs import NAMES
 from host.storage.files import FileRefused, parse_json, read_capped, read_head, read_text
 
 if TYPE_CHECKING:
@@ -57,11 +59,29 @@ def load_builtin(parse: Callable[[Any], T], resource: Traversable) -> T:
     return _load(parse, resource, resource.name)
 
 
-def load_opening_cards(path: str | Path | None = None) -> tuple[OpeningCard, ...]:
-    """The Stories! cards of a deck file; None reads the built-in deck."""
+def load_opening_cards(path: str | Path | None = None, language: str = "en") -> tuple[OpeningCard, ...]:
+    """The Stories! cards of a deck file for a game played in `language`; None reads the built-in
+    deck in it. A deck in another language is refused (DeckError) with the reason: its sentences
+    would be read to the table, and its words refused as terms, in the wrong language."""
     if path is None:
-        return load_builtin(parse_opening_cards, builtin_opening_cards())
-    return load_deck(parse_opening_cards, path)
+        try:
+            resource = builtin_opening_cards(language)
+        except KeyError:
+            raise SetupError(_("Stories! has no built-in deck in {language}: give one with --deck FILE.").format(
+                language=_named(language))) from None
+        return load_builtin(parse_opening_cards, resource).cards
+    deck = load_deck(parse_opening_cards, path)
+    if deck.language != language:
+        raise DeckError(str(path), [_(
+            "language: this deck is in {deck}, but the game is played in {game}: use a deck in {game}, "
+            "or play with --language {code}."
+        ).format(deck=_named(deck.language), game=_named(language), code=deck.language)])
+    return deck.cards
+
+
+def _named(language: str) -> str:
+    """A language as a refusal names it: 'español (es)'."""
+    return f"{NAMES[language]} ({language})" if language in NAMES else language
 
 
 def load_tale(key_or_path: str | Path) -> Tale:

@@ -22,8 +22,9 @@ from typing import Union
 
 from games.base import Action, GameState, IllegalAction
 from host.speech.recognizer import Hypothesis
-from host.voice.phrases import NO, SLOT, YES, GameVoice, Names, Phrase, host_lines, phrases
-from nlp.commands import alike, spelled, spoken, understand
+from games.language import _
+from host.voice.phrases import SLOT, GameVoice, Names, Phrase, host_lines, phrases
+from nlp.commands import alike, no_words, spelled, spoken, understand, yes_words
 from nlp.ticks import HeardWord
 
 #: the host command whose phrases ("what can I say") are answered here, with the phrases of the moment
@@ -69,14 +70,16 @@ class VoiceControl:
         brief: Callable[[], bool] = lambda: False,
         without: frozenset[str] = frozenset(),
         loose_chooses: bool = True,
+        language: str = "en",
     ) -> None:
         """`say` speaks and prints a reply; `game` says the game's moves and may rewrite a
         dictated line before it is asked about (a tick's words to the player's own term);
         `brief` tells whether replies should be short; the game's commands in `without` are
         not offered by voice (a Storytelling card is chosen by reading it only when a person is
         the storyteller); `loose_chooses`: the recognizer's loose pass hears better than its
-        grammar (see `nlp.commands.understand`)."""
-        self.without, self.loose_chooses = without, loose_chooses
+        grammar (see `nlp.commands.understand`); `language`: the table's, in which the phrases and
+        answers are heard (the sentences said are in the catalog's)."""
+        self.without, self.loose_chooses, self.language = without, loose_chooses, language
         self.names, self.say, self.game, self.prefix, self.brief = names, say, game, prefix, brief
         self.host_lines = host_lines(game)
         self.question: Question | None = None
@@ -88,11 +91,13 @@ class VoiceControl:
             return None
         commands = [self._prefixed(phrase.words) for phrase in self._phrases(state)]
         if self.question is not None:  # another command instead of yes or no is heard too
-            return [*YES, *NO, *(words for words in commands if words not in YES + NO)]
+            answers = (*yes_words(), *no_words())
+            return [*answers, *(words for words in commands if words not in answers)]
         return commands
 
     def _phrases(self, state: GameState) -> list[Phrase]:
-        return [phrase for phrase in phrases(state, self.names, self.game) if phrase.line.split()[0] not in self.without]
+        return [phrase for phrase in phrases(state, self.names, self.game, self.language)
+                if phrase.line.split()[0] not in self.without]
 
     def _listened(self, state: GameState, prefixed: bool) -> dict[str, str]:
         """Each phrase of the moment as it is heard (with the prefix word when `prefixed`) ->
@@ -132,7 +137,7 @@ class VoiceControl:
         for size in (1, 2):
             head, rest = " ".join(w.text for w in words[:size]), " ".join(w.text for w in words[size:])
             if rest and alike(head, prefix) >= PREFIX_ALIKE:
-                understood = understand(rest, rest, self._listened(state, prefixed=False))
+                understood = understand(rest, rest, self._listened(state, prefixed=False), language=self.language)
                 if understood is not None and understood.sure:
                     return words[size:]
         return None
@@ -159,9 +164,10 @@ class VoiceControl:
         if not heard.text and not heard.loose:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.loose_chooses)
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.loose_chooses, self.language)
         if understood is None or not (understood.sure or understood.doubtful):
-            self.say("Sorry?" if self.brief() else "Sorry, I did not catch that. Say 'what can I say' to hear the commands.")
+            self.say(_("Sorry?") if self.brief() else
+                     _("Sorry, I did not catch that. Say '{help}' to hear the commands.").format(help=_("what can i say")))
             return []
         phrase = allowed[self._unprefixed(understood.phrase) if prefixed else understood.phrase]
         if phrase.line == HELP:
@@ -180,17 +186,20 @@ class VoiceControl:
         """Ask yes or no; the answer comes through `hear`."""
         self.question, self._unclear = question, 0
         if self.brief():
-            self.say(f"{question.asked}?")
+            self.say(_("{question}?").format(question=question.asked))
+        elif question.plain:
+            self.say(_("{question}? Say yes or no.").format(question=question.asked))
         else:
-            self.say(f"{question.asked}? Say yes or no." if question.plain else f"Did you say: {question.asked}? Say yes or no.")
+            self.say(_("Did you say: {phrase}? Say yes or no.").format(phrase=question.asked))
         return []
 
     def _answered(self, state: GameState, heard: Hypothesis, prefixed: bool) -> list[Command]:
         """Yes or no; a command said instead, when sure, counts as no and is heard as itself
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
-        answers = {words: "yes" if words in YES else "no" for words in (*YES, *NO)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.loose_chooses)
+        answers = {words: "no" for words in no_words()} | {words: "yes" for words in yes_words()}
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.loose_chooses,
+                                self.language)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)
@@ -201,13 +210,14 @@ class VoiceControl:
             self._unclear += 1
             if self._unclear >= 3:
                 self.question = None
-                self.say("Cancelled.")
+                self.say(_("Cancelled."))
             else:
-                self.say("Yes or no?" if self.brief() else f"Please say yes or no: {self.question.asked}?")
+                self.say(_("Yes or no?") if self.brief() else
+                         _("Please say yes or no: {question}?").format(question=self.question.asked))
             return []
         question, self.question = self.question, None
         if answers[understood.phrase] == "no":
-            self.say("Cancelled.")
+            self.say(_("Cancelled."))
             return []
         if question.dictation is not None:
             return self._start_dictation(question.dictation)
@@ -215,7 +225,7 @@ class VoiceControl:
 
     def _start_dictation(self, phrase: Phrase) -> list[Command]:
         self.dictating = phrase
-        self.say("Go ahead." if self.brief() else f"{phrase.words.capitalize()}: say it now.")
+        self.say(_("Go ahead.") if self.brief() else _("{phrase}: say it now.").format(phrase=phrase.words.capitalize()))
         return []
 
     def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[Command]:
@@ -231,14 +241,15 @@ class VoiceControl:
         commands = self._command(state, line)
         if commands:
             self.question, self._unclear = Question(text, commands[0]), 0
-            self.say(f"{text}?" if self.brief() else f"I heard: {text}. Is that right? Say yes or no.")
+            self.say(_("{question}?").format(question=text) if self.brief() else
+                     _("I heard: {text}. Is that right? Say yes or no.").format(text=text))
         return []
 
     def _command(self, state: GameState, line: str) -> list[Command]:
         """The command a host command's line or a dictated line stands for (the dictated words are
         read once, here); a dictation the game cannot take is refused aloud, and nothing is done."""
         if line in self.host_lines:
-            name, _, rest = line.partition(" ")
+            name, _space, rest = line.partition(" ")
             return [HostRequest(name, rest)]
         try:
             return [state.parse(line)]
@@ -252,7 +263,7 @@ class VoiceControl:
         for phrase in self._phrases(state):
             examples.setdefault(phrase.line if phrase.line in self.host_lines else phrase.line.split()[0], phrase.words)
         spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
-        self.say(f"You can say: {spoken_list}.")
+        self.say(_("You can say: {phrases}.").format(phrases=spoken_list))
 
 
 def _free(heard: Hypothesis) -> str:

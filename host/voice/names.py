@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from rapidfuzz import fuzz, process
 
 from games.base import IllegalAction, SetupError, check_player_name, find_player, quoted
+from games.language import _
 from host.speech.recognizer import Recognizer
 from host.voice.phrases import Names
 from nlp.commands import fold
@@ -27,7 +28,7 @@ def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
     """--call NAME=WORD choices, by seated player."""
     chosen: dict[str, str] = {}
     for call in calls:
-        name, _, word = call.partition("=")
+        name, _equals, word = call.partition("=")
         try:
             word = check_player_name(word)  # a word to be called by is checked as a name is
             player: str | None = find_player(name, players)  # any case, with or without accents
@@ -35,8 +36,8 @@ def parse_calls(calls: Sequence[str], players: Sequence[str]) -> dict[str, str]:
             player = None
         if not word or player is None:
             raise CallError(
-                f"{quoted('--call ' + call)} should be a player's name, '=', and the word to call them by (one word), "
-                f"for example --call {players[0]}=Anna."
+                _("{call} should be a player's name, '=', and the word to call them by (one word), "
+                  "for example --call {player}=Anna.").format(call=quoted('--call ' + call), player=players[0])
             )
         chosen[player] = word
     return chosen
@@ -53,16 +54,17 @@ def spoken_names(
             word = fold(calls[player])
             if not recognizer.knows(word):
                 raise CallError(
-                    f"The speech recognizer does not know the word '{calls[player]}' either: "
-                    f"choose another for {player}, such as '{suggestion(word, recognizer)}'."
+                    _("The speech recognizer does not know the word '{word}' either: "
+                      "choose another for {player}, such as '{suggestion}'.").format(
+                        word=calls[player], player=player, suggestion=suggestion(word, recognizer))
                 )
         else:
             word = fold(player)
             if not recognizer.knows(word):
                 spoken = suggestion(word, recognizer)
                 tell(
-                    f"The speech recognizer does not know the name {player}: by voice, call {player} "
-                    f"'{spoken}' (or choose another word with --call {player}=WORD)."
+                    _("The speech recognizer does not know the name {player}: by voice, call {player} "
+                      "'{word}' (or choose another word with --call {player}=WORD).").format(player=player, word=spoken)
                 )
                 word = spoken
         chosen[player] = word
@@ -70,8 +72,9 @@ def spoken_names(
     for player, word in chosen.items():
         if word in taken:
             raise CallError(
-                f"{taken[word]} and {player} would both be called '{word}' by voice: "
-                f"give one of them another word with --call {player}=WORD."
+                _("{first} and {player} would both be called '{word}' by voice: "
+                  "give one of them another word with --call {player}=WORD.").format(
+                    first=taken[word], player=player, word=word)
             )
         taken[word] = player
     return Names(chosen)
@@ -81,7 +84,7 @@ def suggestion(word: str, recognizer: Recognizer) -> str:
     """The word of the CMU dictionary spelled most like `word`, starting with the same letter,
     that the recognizer knows."""
     words = [known for known in load_pronunciations() if known[:1] == word[:1] and known.isalpha()]
-    for best, _, _ in process.extract(word, words, scorer=fuzz.ratio, limit=20):
+    for best, _score, _index in process.extract(word, words, scorer=fuzz.ratio, limit=20):
         if recognizer.knows(best):
             return best
     return "player"

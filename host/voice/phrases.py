@@ -7,6 +7,11 @@ are spelled the way the recognizer spells words (`nlp.commands.spoken`); a phras
 can also be said with the spelling alphabet ("flip bravo three"). A phrase that needs free words after it (a Dixit clue, a Stories! term) is a dictation: the next
 utterance is heard as free speech and completes the line.
 
+In a language other than English each move can also be said as it is typed in that language,
+the command's word first ("vota leo cuatro", "voltea b tres": `said_command`), since the adapters'
+natural phrases are English; the host's phrases are said in the table's language when the
+catalog has them.
+
 The labels of Stories! tick choices name a player's secret terms: those choices are never turned
 into phrases; a player says "Nina ticks a term" and then the term.
 """
@@ -16,9 +21,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from games.base import Action, GameState
+import re
+
+from games.base import Action, Choice, GameState
+from games.language import _
 from host.commands import HostPhrase, host_phrases
-from nlp.commands import spelled, spoken
+from nlp.commands import number_words, spelled, spoken
 
 #: the slot a dictation's words fill in its line
 SLOT = "{}"
@@ -37,10 +45,6 @@ class Phrase:
     dictation: str | None = None
     #: the legal move the phrase says (None: a host command or a dictation)
     action: Action | None = None
-
-
-YES = ("yes", "yes please", "correct", "right")
-NO = ("no", "cancel", "wrong")
 
 
 class Names:
@@ -70,21 +74,53 @@ class GameVoice(Protocol):
 
 def host_lines(game: GameVoice) -> frozenset[str]:
     """The lines of host commands in `game`, which are not moves of the game."""
-    return frozenset(line for _, line, _ in _spoken(game))
+    return frozenset(line for _words, line, _confirm in _spoken(game))
 
 
-def phrases(state: GameState, names: Names, game: GameVoice) -> list[Phrase]:
-    """Every phrase that means something now: the game's legal actions, then the host's commands."""
+def phrases(state: GameState, names: Names, game: GameVoice, language: str = "en") -> list[Phrase]:
+    """Every phrase that means something now: the game's legal actions, then the host's commands
+    (in `language`: see the module's docstring)."""
     out: dict[str, Phrase] = {}
     for choice in state.legal_actions():
         if state.verbs[choice.action.verb].secret:  # a card of a hand is never said
             continue
-        for phrase in game.phrases(choice.action, names):
+        natural = list(game.phrases(choice.action, names))
+        confirm = any(phrase.confirm for phrase in natural)
+        said = [] if language == "en" else list(said_command(state, choice, names, confirm))
+        for phrase in [*said, *natural]:  # the table's language first: "what can I say" gives it
             out.setdefault(phrase.words, phrase if phrase.dictation is not None else replace(phrase, action=choice.action))
     for words, line, confirm in _spoken(game):
-        for said in words:
-            out.setdefault(said, Phrase(said, line, confirm))
+        for way in words:
+            for heard in dict.fromkeys((spoken(_(way)), way)):
+                out.setdefault(heard, Phrase(heard, line, confirm))
     return list(out.values())
+
+
+def said_command(state: GameState, choice: Choice, names: Names, confirm: bool = False) -> Iterator[Phrase]:
+    """A move said as it is typed in the table's language: the command's word, the player, then
+    each value (a number in words, a grid place as its letter and number, a player as called, a
+    word as the catalog has it): "vota leo cuatro". A move with free words (a term, a clue) is a
+    dictation after the command's word and the player; a move whose values are free words but no
+    dictation (a tick names a secret term) is not said this way. `confirm`: asked about first."""
+    action, verb = choice.action, state.verbs[choice.action.verb]
+    player = [names(action.player)] if action.player else []
+    line = " ".join([action.verb, *([action.player] if action.player else [])])
+    if choice.free_text:
+        yield from each((" ".join([verb.said, *player]),), line, dictation=f"{line} {SLOT}")
+        return
+    if any(param.endswith("...") for param in verb.params):
+        return
+    values = [_value(value, state, names) for value in action.args]
+    yield from each((" ".join([verb.said, *player, *values]),), str(action), confirm=confirm)
+
+
+def _value(value: str, state: GameState, names: Names) -> str:
+    if value.isdecimal():
+        return number_words(int(value))
+    place = re.fullmatch(r"([A-Za-z])(\d{1,2})", value)
+    if place:
+        return f"{place[1].lower()} {number_words(int(place[2]))}"
+    return names(value) if value in state.players else _(value)
 
 
 def _spoken(game: GameVoice) -> tuple[HostPhrase, ...]:

@@ -145,11 +145,17 @@ def report(name: str, open_it: Callable[[], Recognizer], pcm: bytes) -> list[tup
     return timed
 
 
-def heard_words(timed: list[tuple[float, Hypothesis]], confirmed: bool = False) -> list[str]:
+def english_word(word: str) -> str:
+    """A heard word as the English transcriptions spell it: abbreviations and digits spelled out."""
+    return SPELLED_OUT.get(word, word)
+
+
+def heard_words(timed: list[tuple[float, Hypothesis]], confirmed: bool = False,
+                spelled: Callable[[str], str] = english_word) -> list[str]:
     """The words of the final hypotheses (or of the confirmations), spelled as phrases are
-    (hyphens split, no punctuation), abbreviations and digits spelled out."""
+    (hyphens split, no punctuation), then as the transcriptions spell them (`spelled`)."""
     return [
-        SPELLED_OUT.get(word, word)
+        spelled(word)
         for _, h in timed if h.final and h.confirmed == confirmed
         for words in phrase_words([h.text]) for word in words
     ]
@@ -165,18 +171,20 @@ def librivox() -> list[tuple[Path, list[str]]]:
     return out
 
 
-def asterisk(every: int) -> list[tuple[Path, list[str]]]:
+def asterisk(every: int, folder: Path = ASTERISK, text: Path = ASTERISK_TEXT,
+             suffix: str = ".wav") -> list[tuple[Path, list[str]]]:
     """Every `every`th Asterisk prompt of five words or more without digits or sound effects, and
-    its words; none when the packages are not installed."""
-    if not ASTERISK_TEXT.exists() or not ASTERISK.is_dir():
+    its words; none when the packages are not installed. (The transcriptions name each prompt
+    file: `folder`/NAME`suffix`.)"""
+    if not text.exists() or not folder.is_dir():
         return []
     out = []
-    for line in gzip.open(ASTERISK_TEXT, "rt", encoding="utf-8", errors="replace").read().splitlines():
-        name, colon, text = line.partition(":")
-        words = [w for sentence in phrase_words([text]) for w in sentence]
-        if colon and not line.startswith(";") and len(words) >= 5 and not re.search(r"[\[\]\d#*/<>%@&]", text):
-            if (ASTERISK / f"{name}.wav").exists():
-                out.append((ASTERISK / f"{name}.wav", words))
+    for line in gzip.open(text, "rt", encoding="utf-8", errors="replace").read().splitlines():
+        name, colon, said = line.partition(":")
+        words = [w for sentence in phrase_words([said]) for w in sentence]
+        if colon and not line.startswith(";") and len(words) >= 5 and not re.search(r"[\[\]\d#*/<>%@&]", said):
+            if (folder / f"{name}{suffix}").exists():
+                out.append((folder / f"{name}{suffix}", words))
     return out[::every]
 
 
@@ -195,8 +203,10 @@ class Errors:
         return None if errors is None else errors / self.words
 
 
-def real_speech_errors(recognizer: Recognizer, recordings: list[tuple[Path, list[str]]]) -> Errors:
-    """The recordings (any rate) through the recognizer, given an empty context: a story's."""
+def real_speech_errors(recognizer: Recognizer, recordings: list[tuple[Path, list[str]]],
+                       spelled: Callable[[str], str] = english_word) -> Errors:
+    """The recordings (any rate) through the recognizer, given an empty context: a story's;
+    heard words spelled as the transcriptions are (`spelled`)."""
     stream = confirmed = words = 0
     heard, confirms = [], False
     recognizer.set_context("")
@@ -206,11 +216,12 @@ def real_speech_errors(recognizer: Recognizer, recordings: list[tuple[Path, list
         source.close()
         recognizer.reset()
         _, timed = run(recognizer, pcm)
-        stream += word_errors(reference, heard_words(timed))
-        confirmed += word_errors(reference, heard_words(timed, confirmed=True))
+        stream += word_errors(reference, heard_words(timed, spelled=spelled))
+        confirmed += word_errors(reference, heard_words(timed, confirmed=True, spelled=spelled))
         confirms = confirms or any(h.confirmed for _, h in timed)
         words += len(reference)
-        heard.append(" ".join(heard_words(timed)) + " | " + " ".join(heard_words(timed, confirmed=True)))
+        heard.append(" ".join(heard_words(timed, spelled=spelled)) + " | "
+                     + " ".join(heard_words(timed, confirmed=True, spelled=spelled)))
     recognizer.set_context(None)
     return Errors(words, stream, confirmed if confirms else None, heard)
 

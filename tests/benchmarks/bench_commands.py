@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.base import Action, GameState, TermRefusal  # noqa: E402
+from games.language import _  # noqa: E402
 from games.decks import OpeningCard  # noqa: E402
 from games.dixit import DixitState  # noqa: E402
 from games.stories import StoriesState  # noqa: E402
@@ -61,8 +62,8 @@ from host.speech.recognizer import Hypothesis, Recognizer  # noqa: E402
 from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.decks import load_tale  # noqa: E402
 from host.voice.control import Question, VoiceControl  # noqa: E402
-from host.voice.phrases import NO, YES, Names, Phrase, host_lines  # noqa: E402
-from nlp.commands import SPELLING_ALPHABET, alike, number_words, spoken  # noqa: E402
+from host.voice.phrases import Names, Phrase, host_lines  # noqa: E402
+from nlp.commands import SPELLING_ALPHABET, alike, no_words, number_words, spoken, yes_words  # noqa: E402
 from tests.speech.audio import finals, read_pcm, seconds, stream, synthesize  # noqa: E402
 from tests.voice import recordings  # noqa: E402
 
@@ -187,9 +188,13 @@ class Case:
     answering: bool = False  # said while QUESTION waits for yes or no
     #: the human voice's recording of `words`, when it is one
     recording: Callable[[Path], bytes] | None = None
+    #: the table's language (tests/benchmarks/bench_commands_es.py); `words` are then said as `text`
+    language: str = "en"
+    names: Names = NAMES
 
     def control(self, say: Callable[[str], None], loose_chooses: bool = True) -> VoiceControl:
-        control = VoiceControl(NAMES, say, adapter_for(self.state.game), without=self.without, loose_chooses=loose_chooses)
+        control = VoiceControl(self.names, say, adapter_for(self.state.game), without=self.without,
+                               loose_chooses=loose_chooses, language=self.language)
         if self.answering:
             control.question = QUESTION
         return control
@@ -202,7 +207,7 @@ class Case:
     def meanings(self) -> dict[str, str]:
         """Each phrase listened for -> its line (an answer: "yes" or "no")."""
         control = self.control(lambda _: None)
-        answers = {words: "yes" if words in YES else "no" for words in (*YES, *NO)} if self.answering else {}
+        answers = {words: "yes" if words in yes_words() else "no" for words in (*yes_words(), *no_words())} if self.answering else {}
         return control._listened(self.state, prefixed=True) | answers
 
     def audio(self, voice: str) -> bytes:
@@ -240,7 +245,8 @@ def phrase_cases() -> list[Case]:
             seen.add(key)
             out.append(Case("phrases", "host commands" if host else label, state, phrase.words, phrase.line))
     asked = storytelling("saint-george", False)
-    out += [Case("phrases", YES_NO, asked, words, "yes" if words in YES else "no", answering=True) for words in (*YES, *NO)]
+    out += [Case("phrases", YES_NO, asked, words, "yes" if words in yes_words() else "no", answering=True)
+            for words in (*yes_words(), *no_words())]
     return out
 
 
@@ -293,7 +299,7 @@ def decide_new(case: Case, heard: Sequence[Hypothesis], loose_chooses: bool = Tr
             continue  # asked again
         if commands:
             return Decided(outcome(case, True, commands[0]), commands[0], shown)
-        if said and said[-1].startswith("You can say"):  # no action: counted as a wrong question
+        if said and said[-1].startswith(_("You can say: {phrases}.").split("{")[0]):  # no action: a wrong question
             return Decided("taken right" if case.line == "help" else "asked wrong", "help", shown)
         if control.dictating is not None:  # a dictation started: its line is what was meant
             return Decided(outcome(case, True, control.dictating.line), control.dictating.line, shown)

@@ -14,7 +14,7 @@ from host.speech.recognizer import Recognizer
 from host.speech.registry import RecognizerKind, UnknownRecognizer
 
 
-def _plain(model: Path | None, sample_rate: int, confirming: Path | None, live: bool) -> Recognizer:
+def _plain(model: Path | None, sample_rate: int, confirming: Path | None, live: bool, language: str) -> Recognizer:
     return PocketSphinxRecognizer(sample_rate)
 
 

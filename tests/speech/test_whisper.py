@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from host.speech import whisper_confirming, whisper_decoding, whisper_recognizer
-from host.speech.recognizer import Hypothesis, MissingModel, RecognizerError, WrongSampleRate
-from host.speech.whisper_recognizer import FreeSpeechOnly, WhisperRecognizer
+from host.speech.recognizer import Hypothesis, MissingModel, WrongSampleRate
+from host.speech.whisper_recognizer import WhisperRecognizer
 from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
 from tests.benchmarks.bench_whisper_stream import plain
@@ -142,10 +142,18 @@ def test_free_speech_closes_the_utterance_in_progress(recognizer, arctic):
     assert closing and closing[0].final and "polar" in plain(closing[:1])
 
 
-def test_a_phrase_list_is_refused_with_a_message(recognizer):
-    with pytest.raises(FreeSpeechOnly, match="free speech") as refused:
-        recognizer.set_phrases(["next card", "skip"])
-    assert isinstance(refused.value, RecognizerError)
+def test_under_a_phrase_list_each_utterance_is_decoded_whole_at_its_end(recognizer, arctic):
+    """Commands in a language without a grammar recognizer: no partial words, one final
+    hypothesis per utterance whose words are also its loose pass."""
+    recognizer.set_phrases(["polar bears", "fly home"])
+    heard = [h for _at, h in stream(recognizer, arctic)]
+    assert all(h.final for h in heard) and len(heard) == 2
+    assert "polar" in heard[0].text.lower() and heard[0].loose == heard[0].text
+    assert "canada" in heard[1].text.lower()
+    recognizer.set_phrases(None)
+
+
+def test_any_plain_word_is_known(recognizer):
     assert recognizer.knows("snowman") and recognizer.knows("cold-hearted") and recognizer.knows("don't")
     assert not recognizer.knows("") and not recognizer.knows("next card")
 

@@ -71,7 +71,7 @@ def test_rate_and_verbosity_commands_are_saved_for_the_next_game(tmp_path) -> No
     after_flip = result.stdout.split("> flip A1\n", 1)[1].split("> quit")[0].splitlines()
     assert after_flip[0].startswith("A1: ") and after_flip[-1].startswith("Card 2 is read.")
     assert len(after_flip) == 7  # the news once (with the tiles turned back), then the state
-    assert json.loads((config / "preferences.json").read_text()) == {"verbosity": "detailed", "rate": 225}
+    assert json.loads((config / "preferences.json").read_text()) == {"verbosity": "detailed", "rate": 225, "language": "en"}
 
 
 def test_a_human_storytellers_card_is_recognised_from_what_is_heard() -> None:
