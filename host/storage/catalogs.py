@@ -49,9 +49,10 @@ def catalog(code: str) -> Catalog:
             continue
         with po.open("rb") as file:
             part = read_po(file, locale=code)
+        merged.mime_headers = part.mime_headers  # the files' plural rule: Babel's locale data may have other forms
         for message in part:
             if message.id:
-                merged[message.id] = message  # keyed by id and context; the plural rule is the locale's
+                merged[message.id] = message  # keyed by id and context
     return merged
 
 
