@@ -419,5 +419,7 @@ class DescribedDixit(DixitGame):
 
 
 def described_deck(saved: Mapping[str, Any]) -> DescribedDeck:
-    """A deck told in words as a game's settings keep it (its title and its cards' fields)."""
-    return DescribedDeck(saved["title"], tuple(DescribedCard(**card) for card in saved["cards"]))
+    """A deck told in words as a game's settings keep it (its title, its cards' fields and its
+    language: English in games saved before decks had one)."""
+    return DescribedDeck(saved["title"], tuple(DescribedCard(**card) for card in saved["cards"]),
+                         saved.get("language", "en"))

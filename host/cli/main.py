@@ -315,7 +315,7 @@ def _speak(language: str) -> None:
 
 
 def _play(options: argparse.Namespace) -> None:
-    language = _chosen_language(options)
+    options.language = language = _chosen_language(options)  # a game's deck may be told in it
     _speak(language)
     try:
         settings = {**new_settings(options), "language": language}

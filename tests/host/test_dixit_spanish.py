@@ -5,9 +5,17 @@ no English sentence of the game reaches a Spanish table."""
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
-from tests.host.cli_helpers import run_storyhost
+from games.base import Action, GameState
+from games.decks import sentences
+from games.dixit import DescribedDixit, DixitState
+from games.language import speaking
+from host.adapters.dixit import ADAPTER
+from host.storage.catalogs import translations
+from host.storage.decks import load_described_deck
+from tests.host.cli_helpers import ROOT, run_storyhost
 
 #: the rulebook's seats: Tomás sits on Julián's left
 EXAMPLE = ["--players", "Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
@@ -110,3 +118,112 @@ def test_a_spanish_game_takes_the_english_command_words_too(tmp_path: Path) -> N
         "Se ha robado la última carta del mazo, así que la partida termina. Gana Bo con 4 puntos.",
     ]
     assert english_lines(out, typed) == []
+
+
+def texts(shown: object) -> list[str]:
+    """Every text a phone or the table page shows of a view (not the values it sends back)."""
+    if isinstance(shown, str):
+        return [shown]
+    if isinstance(shown, (tuple, list)):
+        return [text for item in shown for text in texts(item)]
+    if is_dataclass(shown) and not isinstance(shown, Action):
+        return [text for item in fields(shown) if item.name not in ("value", "verb", "picture")
+                for text in texts(getattr(shown, item.name))]
+    return []
+
+
+def screens(state: GameState) -> list[str]:
+    """What every phone and the table page show now."""
+    return [*texts(ADAPTER.table(state)), *(text for player in state.players for text in texts(ADAPTER.phone_turn(state, player)))]
+
+
+def english(lines: list[str]) -> list[str]:
+    return [line for line in lines if ENGLISH.search(line)]
+
+
+def test_the_phones_and_the_table_page_of_the_worked_example_speak_spanish() -> None:
+    with speaking(translations("es")):
+        state = DixitState(EXAMPLE[1:])
+        seen = screens(state)
+        for command in ("cuentacuentos Julián", "frase ¿Dónde está la felicidad?", "colocadas", "vota Matilde 1",
+                        "vota Nicolás 3", "vota Leo 4", "vota Tomás 1", "carta 4", "dueño 1 Leo", "dueño 3 Tomás"):
+            seen += [event.text for event in state.apply(state.parse(command))] + screens(state) + state.status().split("\n")
+            seen += [text for player in state.players for text in state.secrets(player)]
+            if command == "carta 4":
+                assert ADAPTER.phone_turn(state, "Leo").now == (
+                    "¿Diste la carta 1 o 3? Pulsa el número de la carta que diste. Si no diste ninguna de estas, no "
+                    "tienes que hacer nada.")
+        assert state.scores() == {"Julián": 3, "Tomás": 1, "Leo": 5, "Nicolás": 0, "Matilde": 0}
+        assert ADAPTER.table(state).heading == "Turno 2: Tomás hace de cuentacuentos"
+    assert english(seen) == []
+
+
+def test_a_game_told_in_words_in_spanish_is_dealt_the_spanish_deck_to_its_end() -> None:
+    """Three players, the whole Spanish deck (13 turns): the cards read in Spanish, every sentence
+    of the game, the phones and the table page in Spanish, the commands typed with Spanish words."""
+    english_deck, spanish_deck = load_described_deck(), load_described_deck(players=3, language="es")
+    assert (spanish_deck.title, spanish_deck.language, english_deck.language) == ("Ochenta y cuatro sueños", "es", "en")
+    assert [card.id for card in spanish_deck.cards] == [card.id for card in english_deck.cards]
+    with speaking(translations("es")):
+        state = DescribedDixit(["Ana", "Bo", "Cy"], spanish_deck, seed=4)
+        seen = [event.text for event in state.opening()] + screens(state)
+        while not state.is_over():
+            teller = state.storyteller
+            commands = ["cuentacuentos Ana"] if teller is None else []
+            commands += [f"elige {state.hands[teller or 'Ana'][0]}", "frase Lejos de casa"]
+            for command in commands:
+                seen += [event.text for event in state.apply(state.parse(command))] + screens(state)
+            for player in state.voters:
+                for card in state.hands[player][:2]:
+                    seen += [event.text for event in state.apply(state.parse(f"entrega {player} {card}"))]
+                    seen += screens(state)
+            if state.turn == 1:
+                laid = [card.title for card in spanish_deck.cards if card.id in state.laid]
+                assert any(line.startswith("Ya están todas las cartas. Frase de Ana: Lejos de casa. Las 5 cartas, en "
+                                           "orden:") for line in seen)
+                assert len([line for line in seen if line.startswith("Carta ") and line.split(", ", 1)[1].split(":")[0]
+                            in laid]) == 5
+            for player in state.voters:
+                mine = {number for number, owner in state.owners.items() if owner == player}
+                vote = min(set(state.numbers) - mine)
+                seen += [event.text for event in state.apply(state.parse(f"vota {player} {vote}"))] + screens(state)
+        assert state.turn == 13
+        assert seen[-1].startswith("Se ha robado la última carta del mazo, así que la partida termina.") or any(
+            line.startswith("El mazo de robo se acaba") for line in seen)
+    assert english(seen) == []
+
+
+def test_the_spanish_deck_is_written_as_the_english_one_is() -> None:
+    """The same rules as the English deck's (tests/host/test_described_deck.py): 20 to 80 words in 2
+    to 4 sentences, a first sentence of 8 to 32 words that stands alone, no two titles alike."""
+    cards = load_described_deck(language="es").cards
+    for card in cards:
+        assert 20 <= len(card.description.split()) <= 80 and 2 <= len(sentences(card.description)) <= 4, card
+        assert 8 <= len(card.brief.split()) <= 32 and card.brief[0].isupper(), card.brief
+    assert len({card.title.casefold() for card in cards}) == len({card.description for card in cards}) == 84
+
+
+def test_a_deck_told_in_another_language_than_the_games_is_refused_with_the_reason(tmp_path: Path) -> None:
+    english_deck = ROOT / "games" / "data" / "dixit" / "dixit-described.json"
+    refused = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--language", "es",
+                            "--deck", str(english_deck), "--companion")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip() == (
+        "La baraja Eighty-Four Dreams está contada en en (English), y esta partida se juega en es (español): cada "
+        "carta se leería en otro idioma que el de la partida. Elige una baraja contada en es (español), o juega en en "
+        "(English) con --language en. Un archivo de baraja indica su idioma en su campo 'language' (inglés si no lo "
+        "tiene).")
+    spanish_deck = english_deck.with_name("dixit-described-es.json")
+    refused = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "--language", "en",
+                            "--deck", str(spanish_deck), "--companion")
+    assert refused.stderr.strip().startswith("The deck Ochenta y cuatro sueños is told in es (español), and this game "
+                                             "is played in en (English)")
+    assert run_storyhost(tmp_path, "games").stdout.startswith("No saved games yet")
+
+
+def test_a_spanish_game_with_the_built_in_deck_told_in_words_is_dealt_the_spanish_cards(tmp_path: Path) -> None:
+    started = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--language", "es",
+                            "--deck", "described", "--companion", "--port", "0", "--seed", "1")
+    assert started.returncode == 0, started.stderr
+    assert ("Dixit con la baraja contada en palabras, Ochenta y cuatro sueños: 84 cartas. La mano de 6 cartas de cada "
+            "jugador está solo en su propio móvil.") in started.stdout
