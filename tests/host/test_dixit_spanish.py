@@ -209,8 +209,8 @@ def test_a_deck_told_in_another_language_than_the_games_is_refused_with_the_reas
                             "--deck", str(english_deck), "--companion")
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.strip() == (
-        "La baraja Eighty-Four Dreams está contada en en (English), y esta partida se juega en es (español): cada "
-        "carta se leería en otro idioma que el de la partida. Elige una baraja contada en es (español), o juega en en "
+        "La baraja Eighty-Four Dreams está en en (English), y esta partida se juega en es (español): cada "
+        "carta se leería en otro idioma que el de la partida. Elige una baraja en es (español), o juega en en "
         "(English) con --language en. Un archivo de baraja indica su idioma en su campo 'language' (inglés si no lo "
         "tiene).")
     spanish_deck = english_deck.with_name("dixit-described-es.json")
@@ -225,5 +225,5 @@ def test_a_spanish_game_with_the_built_in_deck_told_in_words_is_dealt_the_spanis
     started = run_storyhost(tmp_path, "play", "dixit", "--players", "Ana", "Bo", "Cy", "Di", "--language", "es",
                             "--deck", "described", "--companion", "--port", "0", "--seed", "1")
     assert started.returncode == 0, started.stderr
-    assert ("Dixit con la baraja contada en palabras, Ochenta y cuatro sueños: 84 cartas. La mano de 6 cartas de cada "
+    assert ("Dixit con la baraja descrita con palabras, Ochenta y cuatro sueños: 84 cartas. La mano de 6 cartas de cada "
             "jugador está solo en su propio móvil.") in started.stdout
