@@ -4,9 +4,12 @@ Nicolás 0), and whole games to their end typed with the Spanish words and with 
 no English sentence of the game reaches a Spanish table."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import fields, is_dataclass
 from pathlib import Path
+
+import pytest
 
 from games.base import Action, GameState
 from games.decks import sentences
@@ -14,7 +17,7 @@ from games.dixit import DescribedDixit, DixitState
 from games.language import speaking
 from host.adapters.dixit import ADAPTER
 from host.storage.catalogs import translations
-from host.storage.decks import load_described_deck
+from host.storage.decks import DeckError, load_described_deck
 from tests.host.cli_helpers import ROOT, run_storyhost
 
 #: the rulebook's seats: Tomás sits on Julián's left
@@ -227,3 +230,14 @@ def test_a_spanish_game_with_the_built_in_deck_told_in_words_is_dealt_the_spanis
     assert started.returncode == 0, started.stderr
     assert ("Dixit con la baraja descrita con palabras, Ochenta y cuatro sueños: 84 cartas. La mano de 6 cartas de cada "
             "jugador está solo en su propio móvil.") in started.stdout
+
+
+def test_a_deck_files_language_must_be_a_language_code(tmp_path: Path) -> None:
+    data = json.loads((ROOT / "games" / "data" / "dixit" / "dixit-described-es.json").read_text(encoding="utf-8"))
+    data["language"] = "Spanish"
+    path = tmp_path / "ours.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(DeckError) as refused:
+        load_described_deck(path)
+    assert refused.value.problems == (
+        "language: expected the code of the language the cards are told in, such as 'en' or 'es', found the text 'Spanish'",)
