@@ -174,11 +174,11 @@ class DixitAdapter(BasicAdapter):
     def reading(self, state: GameState, line: str) -> list[str] | None:
         """`card N` (or said: "read card N") reads card N on the table again, `card` every card; with
         the physical cards `card N` is the storyteller's card, so only "read ..." is answered."""
-        words = [fold_name(word) for word in line.split()]
-        said = bool(words) and words[0] in _folded("read", p_("command", "read"))
+        words = line.split()  # the number as typed: folding would read '²' as 2
+        said = bool(words) and fold_name(words[0]) in _folded("read", p_("command", "read"))
         words = words[1:] if said else words
         card_words = _folded("card", "cards", p_("command", "card"), p_("command", "cards"))
-        if not words or words[0] not in card_words or len(words) > 2:
+        if not words or fold_name(words[0]) not in card_words or len(words) > 2:
             return None
         if not isinstance(state, DescribedDixit):
             return [_("storyhost cannot see the physical cards: look at the table.")] if said else None

@@ -241,3 +241,20 @@ def test_a_deck_files_language_must_be_a_language_code(tmp_path: Path) -> None:
         load_described_deck(path)
     assert refused.value.problems == (
         "language: expected the code of the language the cards are told in, such as 'en' or 'es', found the text 'Spanish'",)
+
+
+def test_a_card_on_the_table_is_read_again_with_the_spanish_word_or_the_english_one() -> None:
+    with speaking(translations("es")):
+        state = DescribedDixit(["Ana", "Bo", "Cy"], load_described_deck(language="es"), seed=2)
+        state.apply(state.parse("cuentacuentos Ana"))
+        state.apply(state.parse(f"elige {state.hands['Ana'][0]}"))
+        state.apply(state.parse("frase Lejos"))
+        for player in state.voters:
+            for card in state.hands[player][:2]:
+                state.apply(state.parse(f"entrega {player} {card}"))
+        second = state.cards[state.laid[1]]
+        assert ADAPTER.reading(state, "carta 2") == ADAPTER.reading(state, "card 2") == ADAPTER.reading(state, "lee carta 2") \
+            == [f"Carta 2, {second.title}: {second.description}"]
+        assert len(ADAPTER.reading(state, "cartas") or []) == 5
+        assert ADAPTER.reading(state, "carta ²") == [
+            "Las cartas de la mesa van numeradas del 1 al 5: di carta y uno de esos números."]
