@@ -315,7 +315,8 @@ def _speak(language: str) -> None:
 
 
 def _play(options: argparse.Namespace) -> None:
-    options.language = language = _chosen_language(options)  # a game's deck may be told in it
+    language = _chosen_language(options)
+    options.language = language  # the adapters read it for their decks (new_settings)
     _speak(language)
     try:
         settings = {**new_settings(options), "language": language}

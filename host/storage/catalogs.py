@@ -49,7 +49,7 @@ def catalog(code: str) -> Catalog:
             continue
         with po.open("rb") as file:
             part = read_po(file, locale=code)
-        merged.mime_headers = part.mime_headers  # the files' plural rule: Babel's locale data may have other forms
+        merged.mime_headers = part.mime_headers  # its Plural-Forms: Babel's own rule for 'es' has 3 forms, the files 2
         for message in part:
             if message.id:
                 merged[message.id] = message  # keyed by id and context
