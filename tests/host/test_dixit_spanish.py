@@ -26,8 +26,9 @@ EXAMPLE = ["--players", "Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
 ENGLISH = re.compile(r"\b(the|your|is|and|or|of|to|card|cards|vote|votes|voted|found|turn|storyteller|clue|"
                      r"say|scores|points|everyone|nobody|who|which|gave|give|waiting|all|are|in|draw|pile)\b",
                      re.IGNORECASE)
-#: the host's own frame around a game (host.session, host.cli), translated in their own catalogs
-FRAME = re.compile(r"^(Dixit, game \d+\. Players: .*|(Input ended\. )?Game \d+ is (over and )?saved.*)$")
+#: the host's own frame around a game (host.session, host.cli: their catalogs, English until theirs are in)
+FRAME = re.compile(r"^(Dixit, game \d+\. Players: .*|(Input ended\. )?Game \d+ is (over and )?saved.*"
+                   r"|(Se acabaron las órdenes\. )?La partida \d+ (ha terminado y )?está guardada.*)$")
 
 
 def play(tmp_path: Path, players: list[str], lines: list[str], *options: str) -> list[str]:
