@@ -1,0 +1,98 @@
+"""Storytelling played to its end in Spanish through the real `storyhost` command (issue 22): the
+golden games' scripts typed with the Spanish command words, `--language es`; the host's own
+sentences are Spanish (the tales' card texts and picture names are the tale's data), and the
+saved moves are the game's ids, whatever language they were typed in."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.games.test_storytelling_spanish import english_in
+from tests.host.test_golden import GAMES, GOLDEN
+from tests.host.test_table import answer, moves
+from tests.host.cli_helpers import run_storyhost
+
+#: the golden scripts' commands, in Spanish
+SPANISH = {"flip": "voltea", "blow": "sopla", "stay": "quédate", "row": "fila", "column": "columna",
+           "left": "izquierda", "right": "derecha", "up": "arriba", "down": "abajo"}
+#: lines typed besides the script's, after its grid: none changes the game
+ASIDES = ["grid fila 2", "grid columna b", "grid fila 9", "voltea Z9", "sopla fila arriba"]
+#: a line that reads out a card: 'Carta 4: When the last sheep ...'
+CARD = re.compile(r"^Carta \d+: ")
+
+
+def spanish_script(name: str, folder: Path) -> Path:
+    lines = []
+    for line in (GOLDEN / f"{name}.script").read_text(encoding="utf-8").splitlines():
+        lines.append(" ".join(SPANISH.get(word, word) for word in line.split()))
+        if line == "grid":
+            lines += ASIDES
+    script = folder / f"{name}.es.script"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return script
+
+
+def played(tmp_path: Path, name: str) -> list[str]:
+    done = run_storyhost(tmp_path, "play", *GAMES[name], "--language", "es", "--script",
+                         str(spanish_script(name, tmp_path)))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return done.stdout.splitlines()
+
+
+def leaks(out: list[str]) -> list[str]:
+    """The host's lines with English words in them: not the lines typed, the card texts, or the
+    session's first and last lines (another part of the host: its own catalog)."""
+    return [line for line in out[1:-1]
+            if not line.startswith("> ") and not CARD.match(line) and english_in(line.replace("grid", ""))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["storytelling", "storytelling-pigs", "storytelling-cinderella", "storytelling-race"])
+def test_storytelling_is_played_to_its_end_in_spanish(tmp_path: Path, name: str) -> None:
+    out = played(tmp_path, name)
+    assert "is over and saved." in out[-1]
+    assert leaks(out) == []
+    assert out[1].startswith("Las fichas forman una cuadrícula de ")
+    assert "La partida ha terminado." in "\n".join(out)
+    assert moves(tmp_path) == [line for line in (GOLDEN / f"{name}.script").read_text().splitlines()
+                               if line.split()[0] in ("flip", "blow", "stay")]  # the ids, as typed in English
+
+
+@pytest.mark.slow
+def test_the_basic_game_in_spanish(tmp_path: Path) -> None:
+    out = played(tmp_path, "storytelling")
+    assert out[2:5] == ["Marc, te toca.", out[3], "Marc, encuentra 2 imágenes en este orden: DRAGON, CAVE."]
+    assert answer(out, "voltea C1") == ["C1: DRAGON.", "Bien, 1 de 2. Siguiente: CAVE."]
+    assert answer(out, "voltea A3") == ["A3: BREATH.", "Fallo: tocaba CAVE.", "C1 y A3 vuelven a quedar boca abajo.",
+                                        "Lea, te toca.", answer(out, "voltea A3")[4],
+                                        "Lea, encuentra 2 imágenes en este orden: BREATH, LAKE."]
+    assert answer(out, "voltea A1", 1)[1] == "Ona gana la carta 3 y 1 punto."
+    assert out[-3:-1] == [
+        "La partida ha terminado. Gana Lea con 14 puntos.",
+        "Puntuación final: Marc 0 puntos, ninguna carta; Lea 14 puntos, cartas 1, 5, 8, 11 y 13; Ona 10 puntos, "
+        "cartas 2, 3, 6, 9 y 10.",
+    ]
+
+
+@pytest.mark.slow
+def test_the_wolf_blows_in_spanish(tmp_path: Path) -> None:
+    """The three little pigs' advanced rule, and the grid asked for and refused in Spanish."""
+    out = played(tmp_path, "storytelling-pigs")
+    text = "\n".join(out)
+    assert "¡El lobo sopló! " in text
+    assert " se queda boca arriba en " in text
+    assert ": di sopla fila izquierda, sopla fila derecha, sopla columna arriba o sopla columna abajo." in text
+    blown = answer(out, "sopla columna arriba")
+    assert re.fullmatch(r"\w+ mueve la columna de BLEW una posición hacia arriba; la ficha que sale entra por el otro "
+                        r"extremo\. BLEW se pone boca abajo\.", blown[0]), blown
+    assert blown[1].startswith("Fichas ya vistas que se han movido: ")
+    assert answer(out, "grid fila 2")[0].startswith("Fila 2: A2 ")
+    assert answer(out, "grid columna b")[0].startswith("Columna B: B1 ")
+    assert answer(out, "grid fila 9") == [
+        "Las fichas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4: di grid, grid "
+        "fila y un número del 1 al 4, o grid columna y una letra de la A a la D."]
+    assert answer(out, "voltea Z9")[0].startswith("No hay ninguna posición 'Z9' en una cuadrícula de 4 columnas")
+    assert answer(out, "sopla fila arriba")[0].startswith("Ahora no puedes soplar: ")
