@@ -71,13 +71,13 @@ def test_the_spanish_sentences_of_a_turn() -> None:
     with speaking(translations("es")):
         state = StorytellingState(["Marc", "Lea"], TALES["saint-george"], 1)
         assert [event.text for event in state.opening()][0] == (
-            "Las fichas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4; A1 es la "
+            "Las losetas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4; A1 es la "
             "esquina de arriba a la izquierda.")
         won = [event.text for event in win_turn(state)]
         assert won[1:4] == ["Marc gana la carta 1 y 1 punto.", f"{won[0][:2]} vuelve a quedar boca abajo.",
                             "Lea, te toca."]
         assert won[5] == "Lea, encuentra 1 imagen en este orden: SAINT GEORGE."
-        assert state.score_report() == ["Puntuación: Marc 1 punto, carta 1; Lea 0 puntos, ninguna carta."]
+        assert state.score_report() == ["Puntuación: Marc 1 punto, la carta 1; Lea 0 puntos, ninguna carta."]
         with pytest.raises(IllegalAction, match="^No hay ninguna posición 'Z9' en una cuadrícula de 4 columnas"):
             state.apply(Action("flip", None, ("Z9",)))
         with pytest.raises(IllegalAction, match="^Es el turno de Lea; di la orden sin ningún nombre.$"):

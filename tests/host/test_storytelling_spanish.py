@@ -55,7 +55,7 @@ def test_storytelling_is_played_to_its_end_in_spanish(tmp_path: Path, name: str)
     out = played(tmp_path, name)
     assert "is over and saved." in out[-1]
     assert leaks(out) == []
-    assert out[1].startswith("Las fichas forman una cuadrícula de ")
+    assert out[1].startswith("Las losetas forman una cuadrícula de ")
     assert "La partida ha terminado." in "\n".join(out)
     assert moves(tmp_path) == [line for line in (GOLDEN / f"{name}.script").read_text().splitlines()
                                if line.split()[0] in ("flip", "blow", "stay")]  # the ids, as typed in English
@@ -72,8 +72,8 @@ def test_the_basic_game_in_spanish(tmp_path: Path) -> None:
     assert answer(out, "voltea A1", 1)[1] == "Ona gana la carta 3 y 1 punto."
     assert out[-3:-1] == [
         "La partida ha terminado. Gana Lea con 14 puntos.",
-        "Puntuación final: Marc 0 puntos, ninguna carta; Lea 14 puntos, cartas 1, 5, 8, 11 y 13; Ona 10 puntos, "
-        "cartas 2, 3, 6, 9 y 10.",
+        "Puntuación final: Marc 0 puntos, ninguna carta; Lea 14 puntos, las cartas 1, 5, 8, 11 y 13; Ona 10 puntos, "
+        "las cartas 2, 3, 6, 9 y 10.",
     ]
 
 
@@ -86,13 +86,13 @@ def test_the_wolf_blows_in_spanish(tmp_path: Path) -> None:
     assert " se queda boca arriba en " in text
     assert ": di sopla fila izquierda, sopla fila derecha, sopla columna arriba o sopla columna abajo." in text
     blown = answer(out, "sopla columna arriba")
-    assert re.fullmatch(r"\w+ mueve la columna de BLEW una posición hacia arriba; la ficha que sale entra por el otro "
+    assert re.fullmatch(r"\w+ mueve la columna de BLEW una posición hacia arriba; la loseta que sale entra por el otro "
                         r"extremo\. BLEW se pone boca abajo\.", blown[0]), blown
-    assert blown[1].startswith("Fichas ya vistas que se han movido: ")
+    assert blown[1].startswith("Losetas ya vistas que se han movido: ")
     assert answer(out, "grid fila 2")[0].startswith("Fila 2: A2 ")
     assert answer(out, "grid columna b")[0].startswith("Columna B: B1 ")
     assert answer(out, "grid fila 9") == [
-        "Las fichas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4: di grid, grid "
+        "Las losetas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4: di grid, grid "
         "fila y un número del 1 al 4, o grid columna y una letra de la A a la D."]
     assert answer(out, "voltea Z9")[0].startswith("No hay ninguna posición 'Z9' en una cuadrícula de 4 columnas")
     assert answer(out, "sopla fila arriba")[0].startswith("Ahora no puedes soplar: ")
