@@ -13,7 +13,7 @@ import string
 from games.base import Action, GameState, Option, Settings, already_set, fold_name, view_of
 from games.decks import TALE_KEYS, Tale
 from games.grid import grid_shape
-from games.language import N_, _, n_
+from games.language import N_, _, n_, p_
 from games.storytelling import BLOWN, SPEC, Phase, StorytellingView, said_words
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.card_reading import CardReading
@@ -137,7 +137,7 @@ class StorytellingAdapter(BasicAdapter):
             said = said_words()
             buttons = tuple(
                 Button(f"{line} {direction}", f"{said[line].capitalize()} {said[direction]}",
-                       Action("blow", None, (line, direction)), name=_(label))
+                       Action("blow", None, (line, direction)), name=_(label).capitalize())
                 for (line, direction), (_told, _brief, label) in BLOWN.items()
             )
             return PhoneTurn(_("The wolf blew! Move the row or the column through {tile} one place.").format(
@@ -183,26 +183,29 @@ class StorytellingAdapter(BasicAdapter):
         )
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
+        """The ways to say a move in the table's language; numbers as digits, which `each` spells
+        as the recognizer does. The line each stands for is the move's id ('flip B3')."""
         if action.verb == "flip":
             place = action.args[0]
             column, row = place[0].lower(), int(place[1:])
-            column_number = ord(column) - ord("a") + 1
             yield from each(
-                (f"flip {column} {row}", f"{column} {row}",
-                 f"row {number_words(row)} column {number_words(column_number)}"),
+                (p_("spoken", "flip {column} {row}").format(column=column, row=row), f"{column} {row}",
+                 p_("spoken", "row {row} column {number}").format(row=row, number=ord(column) - ord("a") + 1)),
                 f"flip {place}",
             )
         elif action.verb == "blow":
             line, direction = action.args
-            yield from each((f"blow the {line} {direction}", f"{line} {direction}"), f"blow {line} {direction}")
+            said = said_words()
+            yield from each((_(BLOWN[(line, direction)][2]), f"{said[line]} {said[direction]}"),
+                            f"blow {line} {direction}")
         elif action.verb == "retire":
-            yield from each(("retire", "i retire"), "retire", confirm=True)
+            yield from each((p_("spoken", "retire"), p_("spoken", "i retire")), "retire", confirm=True)
         elif action.verb == "stay":
-            yield from each(("stay", "i stay"), "stay")
+            yield from each((p_("spoken", "stay"), p_("spoken", "i stay")), "stay")
         elif action.verb == "read":
             number = action.args[0]
-            yield from each((f"read card {number_words(int(number))}",), f"read {number}", confirm=True)
-
+            yield from each((p_("spoken", "read card {number}").format(number=int(number)),), f"read {number}",
+                            confirm=True)
 
 @dataclass
 class GridAnswer(BasicListener):
