@@ -19,7 +19,7 @@ from tests.games.test_storytelling import NAMES, TALES, no_free_text, win_turn
 #: common English words of the host's sentences: none of them is a Spanish word
 ENGLISH = re.compile(
     r"\b(the|your|is|are|and|of|to|it|card|cards|tile|tiles|wins?|turn|face|up|flip|row|column|found|next|"
-    r"right|wrong|left|points?|squares?|clock|tortoise|hare|moves?|stays?|retires?|grid|pile|read|must|say|was|in|lie|with|has|been|on|there)\b",
+    r"right|wrong|left|points?|squares?|clock|tortoise|hare|moves?|stays?|retires?|grid|pile|read|must|say|was|in|lie|with|has|been|on|there|for|waiting|now)\b",
     re.IGNORECASE,
 )
 #: the tale's own words, which its data holds (uppercase picture names: translated with the tale)

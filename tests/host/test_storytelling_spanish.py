@@ -5,10 +5,18 @@ saved moves are the game's ids, whatever language they were typed in."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from games.language import speaking
+from games.storytelling import StorytellingState
+from host.adapters.storytelling import ADAPTER
+from host.storage.catalogs import translations
+from tests.games.test_storytelling import (
+    PIGS, after_a_right_flip, after_the_race_discarded_card_one, cinderella_deciding, flip, game_over,
+)
 from tests.games.test_storytelling_spanish import english_in
 from tests.host.test_golden import GAMES, GOLDEN
 from tests.host.test_table import answer, moves
@@ -96,3 +104,37 @@ def test_the_wolf_blows_in_spanish(tmp_path: Path) -> None:
         "fila y un número del 1 al 4, o grid columna y una letra de la A a la D."]
     assert answer(out, "voltea Z9")[0].startswith("No hay ninguna posición 'Z9' en una cuadrícula de 4 columnas")
     assert answer(out, "sopla fila arriba")[0].startswith("Ahora no puedes soplar: ")
+
+
+def screens(state: StorytellingState, tale: str) -> list[str]:
+    """Everything the active player's phone, the table page and the host's grid answers show of
+    `state` (the others' phones say whom the game waits for: host.adapters.base.waiting, every
+    game's sentence, not Storytelling's)."""
+    shown: list[str] = []
+    for player in state.waiting_for() or state.players:
+        turn = ADAPTER.phone_turn(state, player)
+        shown += [turn.now, *(ask.prompt for ask in turn.asks),
+                  *(text for ask in turn.asks for button in ask.buttons for text in (button.text, button.name))]
+    table = ADAPTER.table(state)
+    shown += [table.heading.replace(tale, ""), table.now, table.big_label, table.meters_label,
+              *(text for meter in table.meters for text in (meter.name, meter.unit))]
+    shown += [ADAPTER.grid(state, which) for which in ("", "fila 1", "columna b", "row 2", "fila 9")]
+    guide = ADAPTER.typing_guide(state)
+    return shown + ([guide[1].replace("grid", "")] if guide else [])
+
+
+def wolf_blew() -> StorytellingState:
+    state = StorytellingState(["Marc", "Lea"], PIGS, 1, advanced=True)
+    flip(state, "WOLF")
+    flip(state, "BLEW")
+    return state
+
+
+@pytest.mark.parametrize("make", [after_a_right_flip, wolf_blew, cinderella_deciding, game_over,
+                                  after_the_race_discarded_card_one])
+def test_the_phones_and_the_table_page_in_spanish(make: Callable[[], StorytellingState]) -> None:
+    with speaking(translations("es")):
+        state = make()
+        shown = screens(state, state.tale.title)
+    assert [text for text in shown if english_in(text.replace("grid", ""))] == []
+    assert any("losetas" in text for text in shown)
