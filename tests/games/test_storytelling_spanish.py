@@ -22,19 +22,25 @@ ENGLISH = re.compile(
     r"right|wrong|left|points?|squares?|clock|tortoise|hare|moves?|stays?|retires?|grid|pile|read|must|say|was|in|lie|with|has|been|on|there|for|waiting|now)\b",
     re.IGNORECASE,
 )
-#: the tale's own words, which its data holds (uppercase picture names: translated with the tale)
-PICTURE_NAMES = re.compile(r"\b[A-Z]{2,}(?: [A-Z]{2,})*\b")
+#: the tale's own words, which its data holds: uppercase picture names ('SAINT GEORGE', 'DRAGÓN')
+PICTURE_NAMES = re.compile(r"\b[A-ZÁÉÍÓÚÜÑ]{2,}(?: [A-ZÁÉÍÓÚÜÑ]{2,})*\b")
+
+
+def pictures_aside(sentence: str) -> str:
+    """The sentence with each picture name written '·', in whatever language the tale names it."""
+    return PICTURE_NAMES.sub("·", sentence)
 
 
 def english_in(sentence: str) -> list[str]:
     """The English words of a sentence of the host, its picture names aside."""
-    return ENGLISH.findall(PICTURE_NAMES.sub("", sentence))
+    return ENGLISH.findall(pictures_aside(sentence))
 
 
 def spanish_game(key: str, advanced: bool, seed: int) -> list[str]:
     """Every sentence a random Spanish game of this tale says: its events (a card's text aside),
-    after each move its status, scores and the labels of its moves, and refusals of a place that
-    does not exist and of moves of another phase."""
+    after each move its status, scores and the labels of its moves, and after about a third of
+    them the refusals of a place that does not exist, of moves of another phase, of a card that
+    is not there and of a player out of turn."""
     said: list[str] = []
     with speaking(translations("es")):
         state = StorytellingState(NAMES[: 1 + seed % 3], TALES[key], seed, advanced=advanced, clock_steps=3)
@@ -46,7 +52,7 @@ def spanish_game(key: str, advanced: bool, seed: int) -> list[str]:
         said.extend(event.text for event in state.opening() if event.cue != "card")
         while not state.is_over():
             said.extend([state.status(), *state.score_report(), *(choice.label for choice in state.legal_actions())])
-            for refused in (Action("flip", None, ("Z9",)), Action("stay"), Action("blow", None, ("row", "up")),
+            for refused in () if len(said) % 3 else (Action("flip", None, ("Z9",)), Action("stay"), Action("blow", None, ("row", "up")),
                             Action("read", None, ("99",)), Action("flip", "Nadie", ("A1",))):
                 try:
                     state.apply(refused)
@@ -60,8 +66,8 @@ def spanish_game(key: str, advanced: bool, seed: int) -> list[str]:
 @pytest.mark.parametrize("advanced", [False, True])
 @pytest.mark.parametrize("key", TALE_KEYS)
 def test_a_spanish_game_says_no_english_sentence(key: str, advanced: bool) -> None:
-    for seed in range(3):
-        said = spanish_game(key, advanced, seed)
+    for seed in range(2):
+        said = list(dict.fromkeys(spanish_game(key, advanced, seed)))
         leaks = [sentence for sentence in said if english_in(sentence)]
         assert leaks == [], leaks[:5]
         assert any(sentence.startswith("La partida ha terminado.") for sentence in said)
