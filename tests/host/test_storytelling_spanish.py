@@ -50,6 +50,23 @@ def played(tmp_path: Path, name: str) -> list[str]:
     return done.stdout.splitlines()
 
 
+#: a game played in Spanish: where it is saved, and what the host printed
+Played = Callable[[str], tuple[Path, list[str]]]
+
+
+@pytest.fixture(scope="module")
+def spanish_games(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """Each golden game played once in Spanish for all the tests of this module."""
+    games: dict[str, tuple[Path, list[str]]] = {}
+
+    def play(name: str) -> tuple[Path, list[str]]:
+        if name not in games:
+            folder = tmp_path_factory.mktemp(name)
+            games[name] = folder, played(folder, name)
+        return games[name]
+    return play
+
+
 def leaks(out: list[str]) -> list[str]:
     """The host's lines with English words in them: not the lines typed, the card texts, or the
     session's first and last lines (another part of the host: its own catalog)."""
@@ -59,19 +76,19 @@ def leaks(out: list[str]) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["storytelling", "storytelling-pigs", "storytelling-cinderella", "storytelling-race"])
-def test_storytelling_is_played_to_its_end_in_spanish(tmp_path: Path, name: str) -> None:
-    out = played(tmp_path, name)
+def test_storytelling_is_played_to_its_end_in_spanish(spanish_games: Played, name: str) -> None:
+    folder, out = spanish_games(name)
     assert "is over and saved." in out[-1]
     assert leaks(out) == []
     assert out[1].startswith("Las losetas forman una cuadrícula de ")
     assert "La partida ha terminado." in "\n".join(out)
-    assert moves(tmp_path) == [line for line in (GOLDEN / f"{name}.script").read_text().splitlines()
-                               if line.split()[0] in ("flip", "blow", "stay")]  # the ids, as typed in English
+    assert moves(folder) == [line for line in (GOLDEN / f"{name}.script").read_text().splitlines()
+                             if line.split()[0] in ("flip", "blow", "stay")]  # the ids, as typed in English
 
 
 @pytest.mark.slow
-def test_the_basic_game_in_spanish(tmp_path: Path) -> None:
-    out = [pictures_aside(line) for line in played(tmp_path, "storytelling")]  # pictures: the tale's words
+def test_the_basic_game_in_spanish(spanish_games: Played) -> None:
+    out = [pictures_aside(line) for line in spanish_games("storytelling")[1]]  # pictures: the tale's words
     assert out[2:5] == ["Marc, te toca.", out[3], "Marc, encuentra 2 imágenes en este orden: ·, ·."]
     assert answer(out, "voltea C1") == ["C1: ·.", "Bien, 1 de 2. Siguiente: ·."]
     assert answer(out, "voltea A3") == ["A3: ·.", "Fallo: tocaba ·.", "C1 y A3 vuelven a quedar boca abajo.",
@@ -86,9 +103,9 @@ def test_the_basic_game_in_spanish(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_wolf_blows_in_spanish(tmp_path: Path) -> None:
+def test_the_wolf_blows_in_spanish(spanish_games: Played) -> None:
     """The three little pigs' advanced rule, and the grid asked for and refused in Spanish."""
-    out = played(tmp_path, "storytelling-pigs")
+    out = spanish_games("storytelling-pigs")[1]
     text = "\n".join(out)
     assert "¡El lobo sopló! " in text
     assert " se queda boca arriba en " in text
