@@ -49,9 +49,7 @@ def catalog(code: str) -> Catalog:
             continue
         with po.open("rb") as file:
             part = read_po(file, locale=code)
-        # the plural rule is the files' (Plural-Forms), which their msgstr[] follow: Babel's CLDR
-        # data gives Spanish three forms (one, many, other), and 2 would then fall back to English
-        merged.mime_headers = [(name, value) for name, value in part.mime_headers if name == "Plural-Forms"]
+        merged.mime_headers = part.mime_headers  # its Plural-Forms: Babel's own rule for 'es' has 3 forms, the files 2
         for message in part:
             if message.id:
                 merged[message.id] = message  # keyed by id and context
