@@ -90,8 +90,9 @@ class StorytellingAdapter(BasicAdapter):
             line, places = N_("Column {line}: {places}."), [f"{asked.upper()}{row}" for row in range(1, rows + 1)]
             asked = asked.upper()
         else:
-            return _("The tiles lie in {shape}: say grid, grid row and a number from 1 to {rows}, or grid column and "
-                     "a letter from A to {last}.").format(shape=shape, rows=rows, last=letters[-1].upper())
+            return _("The tiles lie in {shape}: say {grid}, {grid} row and a number from 1 to {rows}, or {grid} column "
+                     "and a letter from A to {last}.").format(shape=shape, grid=p_("verb", "grid"), rows=rows,
+                                                             last=letters[-1].upper())
         tiles = [_("{place} {tile}").format(place=place, tile=view.tile(place)) if view.tile(place)
                  else _("{place} face down").format(place=place) for place in places]
         return _(line).format(line=asked, places=_(", ").join(tiles))
@@ -103,7 +104,7 @@ class StorytellingAdapter(BasicAdapter):
             return None
         down = next(place.place for place in view.grid if place.name is None)
         return ("flip", _("Type flip and a place, its column letter then its row number, for example flip {place}; "
-                          "grid says which tiles are face up.").format(place=down))
+                          "{grid} says which tiles are face up.").format(place=down, grid=p_("verb", "grid")))
 
     def actor(self, state: GameState, action: Action) -> str | None:
         """The active player makes every move; a card read is the storyteller's, who is no player."""

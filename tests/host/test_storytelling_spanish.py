@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games.language import speaking
+from games.language import p_, speaking
 from games.storytelling import StorytellingState
 from host.adapters.storytelling import ADAPTER
 from host.storage.catalogs import translations
@@ -116,9 +116,11 @@ def test_the_wolf_blows_in_spanish(spanish_games: Played) -> None:
     assert blown[1].startswith("Losetas ya vistas que se han movido: ")
     assert answer(out, "grid fila 2")[0].startswith("Fila 2: A2 ")
     assert answer(out, "grid columna b")[0].startswith("Columna B: B1 ")
+    with speaking(translations("es")):
+        grid = p_("verb", "grid")  # the host command's Spanish word (the session's catalog)
     assert answer(out, "grid fila 9") == [
-        "Las losetas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4: di grid, grid "
-        "fila y un número del 1 al 4, o grid columna y una letra de la A a la D."]
+        f"Las losetas forman una cuadrícula de 4 columnas, de la A a la D, y 4 filas, de la 1 a la 4: di {grid}, {grid} "
+        f"fila y un número del 1 al 4, o {grid} columna y una letra de la A a la D."]
     assert answer(out, "voltea Z9")[0].startswith("No hay ninguna posición 'Z9' en una cuadrícula de 4 columnas")
     assert answer(out, "sopla fila arriba")[0].startswith("Ahora no puedes soplar: ")
 
