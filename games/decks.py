@@ -31,6 +31,10 @@ TALE_TILES = 16
 TALE_CARDS = 13
 MAX_PICTURES = 5
 DESCRIBED_FILE = "dixit-described.json"
+#: the built-in deck told in words in another language than English: the same cards
+DESCRIBED_FILE_IN = "dixit-described-{language}.json"
+#: a deck's language, as a game's: a language code ('en', 'es')
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
 #: as many cards as `storyhost play dixit --cards` allows
 MAX_DESCRIBED_CARDS = 1000
 MAX_TITLE_CHARS = 60  # a heading on a phone's screen
@@ -129,10 +133,12 @@ class DescribedCard:
 
 @dataclass(frozen=True)
 class DescribedDeck:
-    """A deck of Dixit cards told in words: its title and cards, ids all different."""
+    """A deck of Dixit cards told in words: its title and cards, ids all different, and the
+    language they are told in (a code: 'en' when the file does not say)."""
 
     title: str
     cards: tuple[DescribedCard, ...]
+    language: str = "en"
 
 
 class PictureRefused(ValueError):
@@ -154,9 +160,10 @@ def builtin_tale(key: str) -> Traversable:
     return game_data("storytelling") / f"{key}.json"
 
 
-def builtin_described_deck() -> Traversable:
-    """The built-in Dixit deck told in words (it has no pictures)."""
-    return game_data("dixit") / DESCRIBED_FILE
+def builtin_described_deck(language: str = "en") -> Traversable:
+    """The built-in Dixit deck told in words (it has no pictures), told in `language` (a file
+    that may not exist: the deck is told in English and Spanish)."""
+    return game_data("dixit") / (DESCRIBED_FILE if language == "en" else DESCRIBED_FILE_IN.format(language=language))
 
 
 def parse_opening_cards(data: Any) -> OpeningDeck:
@@ -212,10 +219,14 @@ def parse_described_deck(data: Any, players: int | None, picture: PictureFile | 
     smallest game); `picture` finds the cards' pictures (None: a deck that can have none, the
     built-in one)."""
     check = Checker()
-    root = check.object(data, "", ("game", "title", "licence", "cards"))
+    root = check.object(data, "", ("game", "title", "licence", "cards"), optional=("language",))
     if root is None:
         raise DeckProblems(check.problems)
     check.game(root, "dixit")
+    language = root.get("language", "en")
+    if not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
+        check.add("language", f"expected the code of the language the cards are told in, such as 'en' or 'es', "
+                              f"found {kind(language)}")
     title = check.line(root, "title", "", MAX_TITLE_CHARS)
     licence = check.line(root, "licence", "", MAX_LICENCE_CHARS)
     items = check.items(root, "cards", "", 0, None, "cards")
@@ -225,7 +236,7 @@ def parse_described_deck(data: Any, players: int | None, picture: PictureFile | 
     cards = _described_cards(items, picture, licence, check)
     if check.problems or title is None:
         raise DeckProblems(check.problems)
-    return DescribedDeck(title, cards)
+    return DescribedDeck(title, cards, language)
 
 
 def _tale_key(root: dict[str, Any], check: Checker) -> str | None:

@@ -33,6 +33,7 @@ from games.base import (
     most_points_wins,
 )
 from games.dixit_described import DescribedDixit, described_deck
+from games.language import N_, _, n_
 from games.dixit_rules import (
     CONTANDO_POINTS,
     DECK_SIZE,
@@ -44,6 +45,7 @@ from games.dixit_rules import (
     STORYTELLER,
     THREE_PLAYER_CARDS_GIVEN,
     THREE_PLAYER_HAND_SIZE,
+    VOTE_HELP,
     Deal,
     DixitGame,
     DixitView,
@@ -91,14 +93,11 @@ class DixitState(DixitGame):
 
     verbs = {
         "storyteller": STORYTELLER,
-        "clue": Verb("clue", False, ("clue...",), "The storyteller's clue, or what was sung, hummed or mimed."),
-        "shown": Verb("shown", False, (), "The cards are laid out face up, numbered from the left: vote."),
-        "vote": Verb(
-            "vote", True, ("card",),
-            "A player's secret vote for the card they think is the storyteller's; it may be changed until all are in.",
-        ),
-        "card": Verb("card", False, ("card",), "After the vote: the number of the storyteller's card."),
-        "owner": Verb("owner", False, ("card", "name"), "Who gave one of the other cards that got votes."),
+        "clue": Verb("clue", False, ("clue...",), N_("The storyteller's clue, or what was sung, hummed or mimed.")),
+        "shown": Verb("shown", False, (), N_("The cards are laid out face up, numbered from the left: vote.")),
+        "vote": Verb("vote", True, ("card",), VOTE_HELP),
+        "card": Verb("card", False, ("card",), N_("After the vote: the number of the storyteller's card.")),
+        "owner": Verb("owner", False, ("card", "name"), N_("Who gave one of the other cards that got votes.")),
     }
     phase_verbs = {
         Phase.STORYTELLER: frozenset({"storyteller"}), Phase.CLUE: frozenset({"clue"}), Phase.CARDS: frozenset({"shown"}),
@@ -111,7 +110,8 @@ class DixitState(DixitGame):
         """`deck_size`: the cards the group really plays with (a partial deck, or with expansions);
         `owners`: whose owners are asked, "needed" (the cards with votes) or "every" card."""
         if owners not in OWNERS:
-            raise SetupError(f"Ask the owners of the cards with votes (needed) or of every card (every), not {owners!r}.")
+            raise SetupError(_("Ask the owners of the cards with votes (needed) or of every card (every), not {owners}.").format(
+                owners=repr(owners)))
         self.every_owner = owners == "every"
         super().__init__(players, contando, deck_size)
         self._left = deck_size - self.hand_size * len(self.players)
@@ -126,13 +126,14 @@ class DixitState(DixitGame):
         return drawn
 
     def _your_clue(self, storyteller: str) -> tuple[str, str]:
-        return f"{storyteller}, say 'clue' and your sentence.", f"{storyteller}, your clue."
+        return (_("{teller}, say '{clue}' and your sentence.").format(teller=storyteller, clue=self.verbs["clue"].said),
+                _("{teller}, your clue.").format(teller=storyteller))
 
     def opening(self) -> list[Event]:
         if self.phase != Phase.STORYTELLER:
             return super().opening()
-        pile = f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile."
-        return [Event(self.status(), brief=f"{pile} Who has a sentence? Say storyteller and the name.")]
+        who = _("Who has a sentence? Say {storyteller} and the name.").format(storyteller=self.verbs["storyteller"].said)
+        return [Event(self.status(), brief=f"{self.pile_status()} {who}")]
 
     # --- where the game stands ---------------------------------------------------------------
 
@@ -165,46 +166,53 @@ class DixitState(DixitGame):
         """Which owners are still to be said, as a clause: 'cards 1 and 3, which got votes'."""
         missing = self._missing_owners()
         if self.every_owner and len(missing) == self.cards_shown - 1:
-            return "each other card"
-        return numbered(missing) if self.every_owner else f"{numbered(missing)}, which got votes"
+            return _("each other card")
+        if self.every_owner:
+            return numbered(missing)
+        return n_("{cards}, which got votes", "{cards}, which got votes", len(missing)).format(cards=numbered(missing))
 
     def _next_step(self) -> str:
-        teller = self.storyteller
+        teller, said = self.storyteller, {name: verb.said for name, verb in self.verbs.items()}
         if self.phase == Phase.STORYTELLER:
-            return "The first player to find a sentence is the storyteller: say 'storyteller' and their name."
+            return _("The first player to find a sentence is the storyteller: say '{storyteller}' and their name.").format(
+                storyteller=said["storyteller"])
         if self.phase == Phase.CLUE:
-            return f"{teller} is the storyteller: say 'clue' and {teller}'s sentence."
+            return _("{teller} is the storyteller: say '{clue}' and {teller}'s sentence.").format(
+                teller=teller, clue=said["clue"])
         if self.phase == Phase.CARDS:
-            return (
-                f"Everyone else gives {teller} {count_cards(self.cards_given)} for the clue; when {teller} has "
-                f"laid out the {self.cards_shown} cards, say 'shown'."
-            )
+            return _("Everyone else gives {teller} {cards} for the clue; when {teller} has laid out the {shown} cards, "
+                     "say '{verb}'.").format(teller=teller, cards=count_cards(self.cards_given), shown=self.cards_shown,
+                                             verb=said["shown"])
         if self.phase == Phase.VOTE:
-            return (
-                f"Waiting for the votes of {join_names(self._missing_votes())}: say 'vote', the name and a card "
-                f"number from 1 to {self.cards_shown}."
-            )
+            return _("Waiting for the votes of {voters}: say '{vote}', the name and a card number from 1 to {shown}.").format(
+                voters=join_names(self._missing_votes()), vote=said["vote"], shown=self.cards_shown)
         if self.phase == Phase.REVEAL:
-            return f"All votes are in. {teller}, say 'card' and the number of your card."
+            return _("All votes are in. {teller}, say '{card}' and the number of your card.").format(
+                teller=teller, card=said["card"])
         if self.phase == Phase.OWNERS:
-            return f"Say who gave {self._owners_wanted()}: 'owner', the card number and the name."
-        return f"The game is over. {most_points_wins(self.totals).text}"
+            return _("Say who gave {cards}: '{owner}', the card number and the name.").format(
+                cards=self._owners_wanted(), owner=said["owner"])
+        return _("The game is over. {outcome}").format(outcome=most_points_wins(self.totals).text)
 
     # --- actions -----------------------------------------------------------------------------
 
     def _do_clue(self, text: str) -> list[Event]:
         clue = " ".join(text.split())
         if not clue:
-            raise IllegalMove(f"Say the clue after 'clue', {self.storyteller}.")
+            raise IllegalMove(_("Say the clue after '{clue}', {teller}.").format(clue=self.verbs["clue"].said,
+                                                                                 teller=self.storyteller))
         self.clue = clue
         self.phase = Phase.CARDS
         teller = self.storyteller
+        cards, shown = count_cards(self.cards_given), self.verbs["shown"].said
         return [
             Event(
-                f"{teller}'s clue: {as_sentence(clue)} Everyone else, give {teller} {count_cards(self.cards_given)} "
-                f"for it, face down. {teller}, shuffle them with yours, lay the {self.cards_shown} cards out "
-                "face up and say 'shown'.",
-                brief=f"Clue: {as_sentence(clue)} Give {teller} {count_cards(self.cards_given)}, then say shown.",
+                _("{teller}'s clue: {clue}").format(teller=teller, clue=as_sentence(clue)) + " "
+                + _("Everyone else, give {teller} {cards} for it, face down. {teller}, shuffle them with yours, lay the "
+                    "{count} cards out face up and say '{shown}'.").format(
+                    teller=teller, cards=cards, count=self.cards_shown, shown=shown),
+                brief=_("Clue: {clue} Give {teller} {cards}, then say {shown}.").format(
+                    clue=as_sentence(clue), teller=teller, cards=cards, shown=shown),
             )
         ]
 
@@ -213,22 +221,27 @@ class DixitState(DixitGame):
         teller, clue = self.storyteller, already_set(self.clue, "the clue")
         return [
             Event(
-                f"The {self.cards_shown} cards are on the table, numbered 1 to {self.cards_shown} from the left. "
-                f"The clue was: {as_sentence(clue)} Everyone but {teller}, vote in secret for the card you "
-                f"think is {teller}'s: say 'vote', your name and the number.",
-                brief=f"Cards 1 to {self.cards_shown}. Clue: {as_sentence(clue)} Vote for {teller}'s card.",
+                _("The {count} cards are on the table, numbered 1 to {count} from the left. The clue was: {clue} "
+                  "Everyone but {teller}, vote in secret for the card you think is {teller}'s: say '{vote}', your name "
+                  "and the number.").format(count=self.cards_shown, clue=as_sentence(clue), teller=teller,
+                                            vote=self.verbs["vote"].said),
+                brief=_("Cards 1 to {count}. Clue: {clue} Vote for {teller}'s card.").format(
+                    count=self.cards_shown, clue=as_sentence(clue), teller=teller),
             )
         ]
 
     def _all_voted(self) -> list[Event]:
         self.phase = Phase.REVEAL
         revealed = " ".join(
-            f"Card {number}: {join_names(voters)}." for number, voters in self._voters_by_card().items() if voters
+            _("Card {number}: {voters}.").format(number=number, voters=join_names(voters))
+            for number, voters in self._voters_by_card().items() if voters
         )
+        which = _("{teller}, which card is yours?").format(teller=self.storyteller)
         return [
             Event(
-                f"All votes are in. {revealed} {self.storyteller}, which card is yours? Say 'card' and its number.",
-                brief=f"{revealed} {self.storyteller}, which card is yours?",
+                _("All votes are in.") + f" {revealed} {which} "
+                + _("Say '{card}' and its number.").format(card=self.verbs["card"].said),
+                brief=f"{revealed} {which}",
             )
         ]
 
@@ -236,10 +249,8 @@ class DixitState(DixitGame):
         unownable = self._unownable(number, {})
         if unownable is None:
             return None
-        return (
-            f"Everyone voted for card {unownable}, and nobody may vote for their own card, so card {unownable} "
-            "must be the storyteller's. If a vote was entered wrongly, undo it."
-        )
+        return _("Everyone voted for card {card}, and nobody may vote for their own card, so card {card} must be the "
+                 "storyteller's. If a vote was entered wrongly, undo it.").format(card=unownable)
 
     def _do_card(self, text: str) -> list[Event]:
         number = self._number(text)
@@ -249,14 +260,15 @@ class DixitState(DixitGame):
         self.storyteller_card = number
         self.phase = Phase.OWNERS
         found = self._found()
+        whose = _("Card {number} is {teller}'s: {found}.").format(number=number, teller=self.storyteller, found=found)
         if not self._missing_owners():  # every vote found the storyteller's card: no owner changes the score
-            return [Event(f"Card {number} is {self.storyteller}'s: {found}."), *self._score_turn(), *self._end_turn()]
+            return [Event(whose), *self._score_turn(), *self._end_turn()]
         wanted = self._owners_wanted()
         return [
             Event(
-                f"Card {number} is {self.storyteller}'s: {found}. Now say who gave {wanted}: 'owner', the "
-                "card number and the name.",
-                brief=f"Card {number} is {self.storyteller}'s: {found}. Who gave {wanted}?",
+                whose + " " + _("Now say who gave {cards}: '{owner}', the card number and the name.").format(
+                    cards=wanted, owner=self.verbs["owner"].said),
+                brief=whose + " " + _("Who gave {cards}?").format(cards=wanted),
             )
         ]
 
@@ -264,30 +276,27 @@ class DixitState(DixitGame):
         """Why `player` cannot be the owner of card `number`, or None."""
         teller, card = self.storyteller, already_set(self.storyteller_card, "the storyteller's card")
         if number == card:
-            return f"Card {number} is {teller}'s own card; say who gave the other cards."
+            return _("Card {number} is {teller}'s own card; say who gave the other cards.").format(number=number, teller=teller)
         if player == teller:
-            return f"{teller} is the storyteller, whose card is card {card}; say which other player gave card {number}."
+            return _("{teller} is the storyteller, whose card is card {card}; say which other player gave card {number}.").format(
+                teller=teller, card=card, number=number)
         if not self._needs_owner(number):
-            return f"Nobody voted for card {number}, so who gave it does not change the score: say who gave {self._owners_wanted()}."
+            return _("Nobody voted for card {number}, so who gave it does not change the score: say who gave {cards}.").format(
+                number=number, cards=self._owners_wanted())
         if number in self.owners:
-            return (
-                f"Card {number} is already {self.owners[number]}'s, and each card has one owner. If that was wrong, "
-                "undo it."
-            )
+            return _("Card {number} is already {owner}'s, and each card has one owner. If that was wrong, undo it.").format(
+                number=number, owner=self.owners[number])
         owned = self._cards_of(player, self.owners)
         if len(owned) == self.cards_given:
-            return f"{player} gave {count_cards(self.cards_given)}, already known: {numbered(owned)}. If that was wrong, undo it."
+            return _("{player} gave {cards}, already known: {owned}. If that was wrong, undo it.").format(
+                player=player, cards=count_cards(self.cards_given), owned=numbered(owned))
         if self.votes[player] == number:
-            return (
-                f"{player} voted for card {number}, and nobody may vote for their own card: if the vote was entered "
-                "wrongly, undo it."
-            )
+            return _("{player} voted for card {number}, and nobody may vote for their own card: if the vote was entered "
+                     "wrongly, undo it.").format(player=player, number=number)
         unownable = self._unownable(card, {**self.owners, number: player})
         if unownable is not None:
-            return (
-                f"Then nobody could own card {unownable}: everyone still to be named voted for it. Check the owners, "
-                "or undo a vote entered wrongly."
-            )
+            return _("Then nobody could own card {card}: everyone still to be named voted for it. Check the owners, or "
+                     "undo a vote entered wrongly.").format(card=unownable)
         return None
 
     def _do_owner(self, text: str, name: str) -> list[Event]:
@@ -297,7 +306,7 @@ class DixitState(DixitGame):
         if refusal:
             raise IllegalMove(refusal)
         self.owners[number] = player
-        events = [Event(f"Card {number} is {player}'s.")]
+        events = [Event(_("Card {number} is {player}'s.").format(number=number, player=player))]
         if not self._missing_owners():
             events.extend(self._score_turn())
             events.extend(self._end_turn())
@@ -308,22 +317,24 @@ class DixitState(DixitGame):
     def legal_actions(self) -> list[Choice]:
         teller = self.storyteller
         if self.phase == Phase.STORYTELLER:
-            return [Choice(Action("storyteller", player), f"{player} is the storyteller") for player in self.players]
+            return self._storyteller_choices()
         if self.phase == Phase.CLUE:
-            return [Choice(Action("clue", None, ("<clue>",)), f"{teller} gives the clue", free_text=True)]
+            return [Choice(Action("clue", None, ("<clue>",)), _("{teller} gives the clue").format(teller=teller),
+                           free_text=True)]
         if self.phase == Phase.CARDS:
-            return [Choice(Action("shown"), f"the {self.cards_shown} cards are laid out")]
+            return [Choice(Action("shown"), _("the {count} cards are laid out").format(count=self.cards_shown))]
         if self.phase == Phase.VOTE:
             return self._vote_choices({})
         if self.phase == Phase.REVEAL:
             return [
-                Choice(Action("card", None, (str(number),)), f"card {number} is {teller}'s")
+                Choice(Action("card", None, (str(number),)), _("card {number} is {player}'s").format(number=number, player=teller))
                 for number in self.numbers
                 if self._card_refusal(number) is None
             ]
         if self.phase == Phase.OWNERS:
             return [
-                Choice(Action("owner", None, (str(number), player)), f"card {number} is {player}'s")
+                Choice(Action("owner", None, (str(number), player)), _("card {number} is {player}'s").format(
+                    number=number, player=player))
                 for number in self._missing_owners()
                 for player in self.voters
                 if self._owner_refusal(number, player) is None
@@ -350,7 +361,7 @@ class DixitState(DixitGame):
 
     def secrets(self, player: str) -> list[str]:
         vote = self.votes.get(player)
-        return [] if vote is None else [f"Your vote: card {vote}."]
+        return [] if vote is None else [_("Your vote: card {number}.").format(number=vote)]
 
     def view(self, player: str | None) -> PhysicalDixitView:
         """The table as everyone sees it; the votes only once all are in, except `player`'s own."""
@@ -390,16 +401,16 @@ def _make(settings: Settings, services: Services) -> DixitGame:
 SPEC = GameSpec(
     "dixit", "Dixit", MIN_PLAYERS, MAX_PLAYERS,
     (
-        Option("contando", False, "the Contando scoring variant"),
+        Option("contando", False, N_("the Contando scoring variant")),
         # games saved before the option existed were played with the full deck
         Option(
-            "deck_size", DECK_SIZE, "cards in the deck you play with, e.g. a partial deck or with expansions",
+            "deck_size", DECK_SIZE, N_("cards in the deck you play with, e.g. a partial deck or with expansions"),
             low=1, high=1000, flag="cards",
         ),
         # games saved before the option existed asked for every owner: they replay as they were played
         Option(
             "owners", "needed",
-            "whose cards' owners are asked: only those the score needs (the cards with votes), or every card",
+            N_("whose cards' owners are asked: only those the score needs (the cards with votes), or every card"),
             choices=OWNERS, saved_before="every",
         ),
     ),

@@ -26,7 +26,8 @@ from games.base import (
     most_points_wins,
 )
 from games.decks import DescribedCard, DescribedDeck
-from games.dixit_rules import STORYTELLER, DixitGame, DixitView, Phase, as_sentence, count_cards, numbered
+from games.dixit_rules import STORYTELLER, VOTE_HELP, DixitGame, DixitView, Phase, as_sentence, count_cards, numbered
+from games.language import N_, _, n_, p_
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class DescribedDixitView(DixitView):
 
 def card_read(number: int, title: str, description: str) -> str:
     """A card laid out as it is read aloud, and again on request: "Card 2, The Mole City: ..."."""
-    return f"Card {number}, {title}: {description}"
+    return _("Card {number}, {title}: {description}").format(number=number, title=title, description=description)
 
 
 class DescribedDixit(DixitGame):
@@ -77,19 +78,17 @@ class DescribedDixit(DixitGame):
         "storyteller": STORYTELLER,
         "pick": Verb(
             "pick", False, ("card",),
-            "The storyteller's card for the clue, from their hand; it may be changed until the clue is given.", secret=True,
-        ),
-        "clue": Verb("clue", False, ("clue...",), "The storyteller's clue, written: a word, a sentence, or what was sung."),
-        "aloud": Verb(
-            "aloud", False, (), "The storyteller gave the clue aloud at the table (said, sung, hummed or mimed), unwritten.",
-        ),
-        "give": Verb("give", True, ("card",), "A card from the player's hand for the clue (two with 3 players).", secret=True),
-        "take": Verb("take", True, ("card",), "Take back a card given, until all cards are in.", secret=True),
-        "vote": Verb(
-            "vote", True, ("card",),
-            "A player's secret vote for the card they think is the storyteller's; it may be changed until all are in.",
+            N_("The storyteller's card for the clue, from their hand; it may be changed until the clue is given."),
             secret=True,
         ),
+        "clue": Verb("clue", False, ("clue...",), N_("The storyteller's clue, written: a word, a sentence, or what was sung.")),
+        "aloud": Verb(
+            "aloud", False, (), N_("The storyteller gave the clue aloud at the table (said, sung, hummed or mimed), unwritten."),
+        ),
+        "give": Verb("give", True, ("card",), N_("A card from the player's hand for the clue (two with 3 players)."),
+                     secret=True),
+        "take": Verb("take", True, ("card",), N_("Take back a card given, until all cards are in."), secret=True),
+        "vote": Verb("vote", True, ("card",), VOTE_HELP, secret=True),
     }
     phase_verbs = {
         Phase.STORYTELLER: frozenset({"storyteller"}), Phase.CLUE: frozenset({"pick", "clue", "aloud"}),
@@ -134,8 +133,8 @@ class DescribedDixit(DixitGame):
         return drawn
 
     def _your_clue(self, storyteller: str) -> tuple[str, str]:
-        return (f"{storyteller}, choose a card of your hand on your phone and give your clue.",
-                f"{storyteller}, your card and clue.")
+        return (_("{teller}, choose a card of your hand on your phone and give your clue.").format(teller=storyteller),
+                _("{teller}, your card and clue.").format(teller=storyteller))
 
     def card(self, card_id: int) -> DescribedCard:
         return self.cards[card_id]
@@ -154,19 +153,22 @@ class DescribedDixit(DixitGame):
     def _next_step(self) -> str:
         teller = self.storyteller
         if self.phase == Phase.STORYTELLER:
-            return ("The first player to find a sentence for a card of their hand is the storyteller: they press "
-                    "'I am the storyteller' on their phone.")
+            return _("The first player to find a sentence for a card of their hand is the storyteller: they press "
+                     "'I am the storyteller' on their phone.")
         if self.phase == Phase.CLUE:
             if self.pick is None:
-                return f"{teller} is the storyteller: {teller} chooses a card on their phone and gives the clue."
-            return f"{teller} gives the clue: written on their phone, or aloud at the table."
+                return _("{teller} is the storyteller: {teller} chooses a card on their phone and gives the clue.").format(
+                    teller=teller)
+            return _("{teller} gives the clue: written on their phone, or aloud at the table.").format(teller=teller)
         if self.phase == Phase.CARDS:
-            return (f"Waiting for cards from {join_names(self._givers())}: each chooses on their phone "
-                    f"{'the card' if self.cards_given == 1 else 'the two cards'} of their hand that best fit the clue.")
+            return n_("Waiting for cards from {players}: each chooses on their phone the card of their hand that best "
+                      "fit the clue.",
+                      "Waiting for cards from {players}: each chooses on their phone the two cards of their hand that "
+                      "best fit the clue.", self.cards_given).format(players=join_names(self._givers()))
         if self.phase == Phase.VOTE:
-            return (f"Waiting for the votes of {join_names(self._missing_votes())}: each votes on their phone for "
-                    f"the card they think is {teller}'s.")
-        return f"The game is over. {most_points_wins(self.totals).text}"
+            return _("Waiting for the votes of {players}: each votes on their phone for the card they think is "
+                     "{teller}'s.").format(players=join_names(self._missing_votes()), teller=teller)
+        return _("The game is over. {outcome}").format(outcome=most_points_wins(self.totals).text)
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -177,7 +179,7 @@ class DescribedDixit(DixitGame):
         except ValueError:
             card = 0
         if card not in self.hands[player]:
-            raise IllegalMove(f"That card is not in {player}'s hand: choose one on {player}'s phone.")
+            raise IllegalMove(_("That card is not in {player}'s hand: choose one on {player}'s phone.").format(player=player))
         return card
 
     def _do_pick(self, text: str) -> list[Event]:
@@ -186,52 +188,58 @@ class DescribedDixit(DixitGame):
         again = self.pick is not None
         self.pick = card
         if again:
-            return [Event(f"Your card for the clue is now {self.cards[card].title}.", to=teller)]
-        return [Event(f"Your card for the clue: {self.cards[card].title}. Now give your clue.", to=teller)]
+            return [Event(_("Your card for the clue is now {title}.").format(title=self.cards[card].title), to=teller)]
+        return [Event(_("Your card for the clue: {title}. Now give your clue.").format(title=self.cards[card].title),
+                      to=teller)]
 
     def _clue_given(self, said: str) -> list[Event]:
         teller = self.storyteller
         if self.pick is None:
-            raise IllegalMove(f"{teller}, first choose on your phone the card your clue is for.")
+            raise IllegalMove(_("{teller}, first choose on your phone the card your clue is for.").format(teller=teller))
         self.phase = Phase.CARDS
-        which, fit = ("the card", "fits") if self.cards_given == 1 else ("the two cards", "fit")
-        return [Event(f"{said} Everyone else, choose on your phone {which} of your hand that best {fit} it.",
-                      brief=f"{said} Choose {which}.")]
+        choose = n_("Everyone else, choose on your phone the card of your hand that best fits it.",
+                    "Everyone else, choose on your phone the two cards of your hand that best fit it.", self.cards_given)
+        brief = n_("Choose the card.", "Choose the two cards.", self.cards_given)
+        return [Event(f"{said} {choose}", brief=f"{said} {brief}")]
 
     def _do_clue(self, text: str) -> list[Event]:
         clue = " ".join(text.split())
         if not clue:
-            raise IllegalMove(f"Write the clue after 'clue', {self.storyteller}.")
-        events = self._clue_given(f"{self.storyteller}'s clue: {as_sentence(clue)}")
+            raise IllegalMove(_("Write the clue after '{clue}', {teller}.").format(clue=self.verbs["clue"].said,
+                                                                                   teller=self.storyteller))
+        events = self._clue_given(_("{teller}'s clue: {clue}").format(teller=self.storyteller, clue=as_sentence(clue)))
         self.clue = clue
         return events
 
     def _do_aloud(self) -> list[Event]:
-        events = self._clue_given(f"{self.storyteller} gave the clue at the table.")
+        events = self._clue_given(_("{teller} gave the clue at the table.").format(teller=self.storyteller))
         self.clue_aloud = True
         return events
 
     def _do_give(self, player: str, text: str) -> list[Event]:
         if player == self.storyteller:
-            raise NotYourTurn(f"{player} is the storyteller, whose card was chosen with the clue; the others give cards.")
+            raise NotYourTurn(_("{player} is the storyteller, whose card was chosen with the clue; the others give cards.").format(
+                player=player))
         card = self._hand_card(player, text)
         given = self.given[player]
         if card in given:
-            raise IllegalMove(f"{player} gave that card already: choose another, or wait for the others.")
+            raise IllegalMove(_("{player} gave that card already: choose another, or wait for the others.").format(
+                player=player))
         if len(given) == self.cards_given:
-            raise IllegalMove(
-                f"{player} gave {count_cards(self.cards_given)} already: take one back first to give another."
-            )
+            raise IllegalMove(_("{player} gave {cards} already: take one back first to give another.").format(
+                player=player, cards=count_cards(self.cards_given)))
         given.append(card)
-        done = f"{len(self.voters) - len(self._givers())} of {len(self.voters)}"
+        done, voters = len(self.voters) - len(self._givers()), len(self.voters)
         if len(given) < self.cards_given:
-            mine = f"You gave {self.cards[card].title}; give one more card."
-            table = Event(f"{player} gave one card of {self.cards_given}.", brief="")
+            mine = _("You gave {title}; give one more card.").format(title=self.cards[card].title)
+            table = Event(_("{player} gave one card of {count}.").format(player=player, count=self.cards_given), brief="")
         else:
-            back = f" You may take {'it' if len(given) == 1 else 'one'} back until all cards are in." if self._givers() else ""
-            mine = f"You gave {self._titles(given)}.{back}"
-            table = Event(f"{player} has given {'a card' if len(given) == 1 else 'both cards'} ({done}).",
-                          brief=f"{player} gave.")
+            back = " " + n_("You may take it back until all cards are in.", "You may take one back until all cards are in.",
+                            len(given)) if self._givers() else ""
+            mine = _("You gave {titles}.").format(titles=self._titles(given)) + back
+            table = Event(n_("{player} has given a card ({count} of {voters}).",
+                             "{player} has given both cards ({count} of {voters}).", len(given)).format(
+                player=player, count=done, voters=voters), brief=_("{player} gave.").format(player=player))
         events = [Event(mine, to=player), table]
         if not self._givers():
             events.extend(self._lay_out())
@@ -240,10 +248,10 @@ class DescribedDixit(DixitGame):
     def _do_take(self, player: str, text: str) -> list[Event]:
         card = self._hand_card(player, text)
         if card not in self.given[player]:
-            raise IllegalMove(f"{player} did not give that card, so it cannot be taken back.")
+            raise IllegalMove(_("{player} did not give that card, so it cannot be taken back.").format(player=player))
         self.given[player].remove(card)
-        return [Event(f"You took back {self.cards[card].title}.", to=player),
-                Event(f"{player} took a card back.", brief="")]
+        return [Event(_("You took back {title}.").format(title=self.cards[card].title), to=player),
+                Event(_("{player} took a card back.").format(player=player), brief="")]
 
     def _lay_out(self) -> list[Event]:
         """Every card is in: the host shuffles them, lays them out numbered and reads them; each
@@ -258,24 +266,29 @@ class DescribedDixit(DixitGame):
         for card, owner in chosen:
             self.hands[owner].remove(card)
         self.phase = Phase.VOTE
-        clue = f"{teller}'s clue: {as_sentence(self.clue)}" if self.clue else f"{teller}'s clue was given at the table."
-        events = [Event(f"All cards are in. {clue} The {self.cards_shown} cards, in order:",
-                        brief=f"The {self.cards_shown} cards:", whole=True)]
+        clue = (_("{teller}'s clue: {clue}").format(teller=teller, clue=as_sentence(self.clue)) if self.clue
+                else _("{teller}'s clue was given at the table.").format(teller=teller))
+        events = [Event(_("All cards are in.") + f" {clue} " + _("The {count} cards, in order:").format(count=self.cards_shown),
+                        brief=_("The {count} cards:").format(count=self.cards_shown), whole=True)]
         for number, laid in enumerate(self.laid, 1):
             face = self.cards[laid]
-            events.append(Event(card_read(number, face.title, face.description), brief=f"Card {number}: {face.brief}",
+            events.append(Event(card_read(number, face.title, face.description),
+                                brief=_("Card {number}: {description}").format(number=number, description=face.brief),
                                 whole=True))
-        events.append(Event(f"Everyone but {teller}, vote on your phone for the card you think is {teller}'s. "
-                            "'card' and a number reads a card again.", brief=f"Vote for {teller}'s card."))
+        events.append(Event(_("Everyone but {teller}, vote on your phone for the card you think is {teller}'s. "
+                              "'{card}' and a number reads a card again.").format(teller=teller, card=p_("command", "card")),
+                            brief=_("Vote for {teller}'s card.").format(teller=teller)))
         for player in self.players:
             mine = self._mine(player)
-            events.append(Event(f"Your {'card is' if len(mine) == 1 else 'cards are'} {numbered(mine)}.", to=player))
+            events.append(Event(n_("Your card is {cards}.", "Your cards are {cards}.", len(mine)).format(
+                cards=numbered(mine)), to=player))
         return events
 
     def _check_vote(self, player: str, number: int) -> None:
         if self.owners[number] == player:
-            raise SecretRefused("Nobody may vote for their own card: vote for another card.",
-                                f"Card {number} is yours, and nobody may vote for their own card: vote for another card.")
+            raise SecretRefused(_("Nobody may vote for their own card: vote for another card."),
+                                _("Card {number} is yours, and nobody may vote for their own card: vote for another "
+                                  "card.").format(number=number))
 
     def _all_voted(self) -> list[Event]:
         """The last vote is in: every owner is known, so the cards are revealed and the turn is
@@ -286,48 +299,55 @@ class DescribedDixit(DixitGame):
         for number in self.numbers:
             if number != self.storyteller_card:
                 voters = votes[number]
-                said = f"votes from {join_names(voters)}" if len(voters) > 1 else f"a vote from {voters[0]}" if voters else "no vote"
-                others.append(f"Card {number} was {self.owners[number]}'s, with {said}.")
-        brief = " ".join(f"Card {number}, {self.owners[number]}'s: {join_names(voters)}."
-                         for number, voters in votes.items() if voters and number != self.storyteller_card)
+                if not voters:
+                    said = _("Card {number} was {owner}'s, with no vote.")
+                else:
+                    said = n_("Card {number} was {owner}'s, with a vote from {voters}.",
+                              "Card {number} was {owner}'s, with votes from {voters}.", len(voters))
+                others.append(said.format(number=number, owner=self.owners[number], voters=join_names(voters)))
+        brief = " ".join(_("Card {number}, {owner}'s: {voters}.").format(
+            number=number, owner=self.owners[number], voters=join_names(voters))
+            for number, voters in votes.items() if voters and number != self.storyteller_card)
         self.last_table = tuple(
             RevealedCard(number, self.cards[card], self.owners[number], tuple(votes[number]), number == self.storyteller_card)
             for number, card in enumerate(self.laid, 1)
         )
-        reveal = f"All votes are in. Card {self.storyteller_card} was {teller}'s: {self._found()}."
-        return [Event(f"{reveal} {' '.join(others)}", brief=f"Card {self.storyteller_card} was {teller}'s: "
-                                                            f"{self._found()}. {brief}".rstrip()),
+        whose = _("Card {number} was {teller}'s: {found}.").format(number=self.storyteller_card, teller=teller,
+                                                                   found=self._found())
+        return [Event(_("All votes are in.") + f" {whose} {' '.join(others)}", brief=f"{whose} {brief}".rstrip()),
                 *self._score_turn(), *self._end_turn()]
 
     # --- GameState ---------------------------------------------------------------------------
 
     def opening(self) -> list[Event]:
-        claim = (f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile. Who has a sentence? Press "
-                 "'I am the storyteller' on your phone.")
+        claim = self.pile_status() + " " + _("Who has a sentence? Press 'I am the storyteller' on your phone.")
         return [
-            Event(f"Dixit with the deck told in words, {self.deck.title}: {len(self.deck.cards)} cards. Each player's "
-                  f"hand of {self.hand_size} cards is on their own phone only.", brief=""),
+            Event(_("Dixit with the deck told in words, {title}: {count} cards. Each player's hand of {hand} cards is "
+                    "on their own phone only.").format(title=self.deck.title, count=len(self.deck.cards),
+                                                       hand=self.hand_size), brief=""),
             Event(self.status(), brief=claim if self.phase == Phase.STORYTELLER else None),
         ]
 
     def legal_actions(self) -> list[Choice]:
         teller = self.storyteller
         if self.phase == Phase.STORYTELLER:
-            return [Choice(Action("storyteller", player), f"{player} is the storyteller") for player in self.players]
+            return self._storyteller_choices()
         if self.phase == Phase.CLUE:
             hand = self.hands[already_set(teller, "the storyteller")]
-            picks = [Choice(Action("pick", None, (str(card),)), f"{teller} picks a card") for card in hand]
+            picks = [Choice(Action("pick", None, (str(card),)), _("{teller} picks a card").format(teller=teller))
+                     for card in hand]
             if self.pick is None:
                 return picks
-            return [*picks, Choice(Action("clue", None, ("<clue>",)), f"{teller} writes the clue", free_text=True),
-                    Choice(Action("aloud"), f"{teller} gave the clue at the table")]
+            return [*picks, Choice(Action("clue", None, ("<clue>",)), _("{teller} writes the clue").format(teller=teller),
+                                   free_text=True),
+                    Choice(Action("aloud"), _("{teller} gave the clue at the table").format(teller=teller))]
         if self.phase == Phase.CARDS:
             gives = [
-                Choice(Action("give", player, (str(card),)), f"{player} gives a card")
+                Choice(Action("give", player, (str(card),)), _("{player} gives a card").format(player=player))
                 for player in self._givers() for card in self.hands[player] if card not in self.given[player]
             ]
             takes = [
-                Choice(Action("take", player, (str(card),)), f"{player} takes a card back")
+                Choice(Action("take", player, (str(card),)), _("{player} takes a card back").format(player=player))
                 for player in self.voters for card in self.given[player]
             ]
             return gives + takes
@@ -354,18 +374,20 @@ class DescribedDixit(DixitGame):
         """What `player` chose this turn and their vote (their hand is on their phone only)."""
         lines = []
         if self.phase == Phase.CLUE and player == self.storyteller and self.pick is not None:
-            lines.append(f"Your card for the clue: {self.cards[self.pick].title}.")
+            lines.append(_("Your card for the clue: {title}.").format(title=self.cards[self.pick].title))
         if self.phase == Phase.CARDS:
             if player == self.storyteller:
-                lines.append(f"Your card for the clue: {self.cards[already_set(self.pick, 'the card')].title}.")
+                lines.append(_("Your card for the clue: {title}.").format(
+                    title=self.cards[already_set(self.pick, 'the card')].title))
             elif self.given[player]:
-                lines.append(f"You gave {self._titles(self.given[player])}.")
+                lines.append(_("You gave {titles}.").format(titles=self._titles(self.given[player])))
         if self.phase == Phase.VOTE:
             mine = self._mine(player)
             titles = self._titles([self.laid[number - 1] for number in mine])
-            lines.append(f"Your {'card' if len(mine) == 1 else 'cards'} on the table: {numbered(mine)}, {titles}.")
+            lines.append(n_("Your card on the table: {cards}, {titles}.", "Your cards on the table: {cards}, {titles}.",
+                            len(mine)).format(cards=numbered(mine), titles=titles))
         vote = self.votes.get(player)
-        return lines + ([] if vote is None else [f"Your vote: card {vote}."])
+        return lines + ([] if vote is None else [_("Your vote: card {number}.").format(number=vote)])
 
     def view(self, player: str | None) -> DescribedDixitView:
         """The table as everyone sees it: the cards laid out (whose they are and their votes only
@@ -397,5 +419,7 @@ class DescribedDixit(DixitGame):
 
 
 def described_deck(saved: Mapping[str, Any]) -> DescribedDeck:
-    """A deck told in words as a game's settings keep it (its title and its cards' fields)."""
-    return DescribedDeck(saved["title"], tuple(DescribedCard(**card) for card in saved["cards"]))
+    """A deck told in words as a game's settings keep it (its title, its cards' fields and its
+    language: English in games saved before decks had one)."""
+    return DescribedDeck(saved["title"], tuple(DescribedCard(**card) for card in saved["cards"]),
+                         saved.get("language", "en"))

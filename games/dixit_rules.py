@@ -32,6 +32,7 @@ from games.base import (
     join_names,
     most_points_wins,
 )
+from games.language import N_, _, n_
 
 #: the cards of one box (the base game, and each expansion); the default deck
 DECK_SIZE = 84
@@ -88,7 +89,10 @@ class Deal:
 
 
 def count_cards(count: int) -> str:
-    return "one card" if count == 1 else f"{'two' if count == 2 else count} cards"
+    """'one card', 'two cards', '49 cards', in the table's language."""
+    if count == 2:
+        return _("two cards")
+    return n_("one card", "{count} cards", count).format(count=count)
 
 
 def as_sentence(text: str) -> str:
@@ -97,7 +101,8 @@ def as_sentence(text: str) -> str:
 
 def numbered(numbers: Sequence[int]) -> str:
     """'card 3', 'cards 2 and 4'."""
-    return f"card{'s' if len(numbers) > 1 else ''} {join_names([str(number) for number in numbers])}"
+    return n_("card {numbers}", "cards {numbers}", len(numbers)).format(
+        numbers=join_names([str(number) for number in numbers]))
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,8 @@ class DixitView(GameView):
     my_vote: int | None
 
 
-STORYTELLER = Verb("storyteller", True, (), "First turn only: who found a sentence first is the storyteller.")
+STORYTELLER = Verb("storyteller", True, (), N_("First turn only: who found a sentence first is the storyteller."))
+VOTE_HELP = N_("A player's secret vote for the card they think is the storyteller's; it may be changed until all are in.")
 
 
 class DixitGame(GameState):
@@ -143,8 +149,9 @@ class DixitGame(GameState):
         self.hand_size, self.cards_given, self.cards_shown = deal.hand_size, deal.cards_given, deal.cards_shown
         if deck_size < deal.least:
             raise SetupError(
-                f"A deck of {deck_size} cards is too small for {len(self.players)} players: the hands take {deal.dealt} "
-                f"cards and one turn draws {self.cards_shown} more, so play with at least {deal.least} cards."
+                _("A deck of {size} cards is too small for {players} players: the hands take {dealt} cards and one "
+                  "turn draws {shown} more, so play with at least {least} cards.").format(
+                    size=deck_size, players=len(self.players), dealt=deal.dealt, shown=self.cards_shown, least=deal.least)
             )
         self.deck_size = deck_size
         self.totals = {player: 0 for player in self.players}
@@ -206,14 +213,16 @@ class DixitGame(GameState):
         """Who found the storyteller's card: 'nobody found it', 'only Leo found it'."""
         finders = self._finders()
         if not finders:
-            return "nobody found it"
+            return _("nobody found it")
         if len(finders) == len(self.voters):
-            return "everyone found it"
-        return f"{'only ' if len(finders) == 1 else ''}{join_names(finders)} found it"
+            return _("everyone found it")
+        if len(finders) == 1:
+            return _("only {finder} found it").format(finder=finders[0])
+        return _("{finders} found it").format(finders=join_names(finders))
 
     def _check_move(self, verb: Verb, player: str | None) -> None:
         if verb.name not in self.phase_verbs.get(self.phase, frozenset()):
-            raise IllegalMove(f"'{verb.name}' is not possible now. {self._next_step()}")
+            raise IllegalMove(_("'{verb}' is not possible now. {next}").format(verb=verb.said, next=self._next_step()))
 
     @abstractmethod
     def _next_step(self) -> str:
@@ -227,24 +236,26 @@ class DixitGame(GameState):
         if number not in self.numbers:
             raise BadArgument(
                 # not repeated: while votes are typed, the number typed is a secret
-                f"The cards on the table are numbered 1 to {self.cards_shown}: say one of those numbers."
+                _("The cards on the table are numbered 1 to {shown}: say one of those numbers.").format(
+                    shown=self.cards_shown)
             )
         return number
 
     # --- moves of both modes -----------------------------------------------------------------
 
     def _do_storyteller(self, player: str) -> list[Event]:
-        return [Event(f"{player} found a sentence first."), *self._start_turn(player)]
+        return [Event(_("{player} found a sentence first.").format(player=player)), *self._start_turn(player)]
 
     def _start_turn(self, storyteller: str) -> list[Event]:
         self.storyteller = storyteller
         self.phase = Phase.CLUE
         self._clear_table()
-        last = " This is the last turn." if self.is_last_turn() else ""
+        last = " " + _("This is the last turn.") if self.is_last_turn() else ""
         normal, brief = self._your_clue(storyteller)
         return [
-            Event(f"Turn {self.turn}: {storyteller} is the storyteller.{last} {normal}",
-                  brief=f"Turn {self.turn}.{last} {brief}")
+            Event(_("Turn {turn}: {storyteller} is the storyteller.").format(turn=self.turn, storyteller=storyteller)
+                  + f"{last} {normal}",
+                  brief=_("Turn {turn}.").format(turn=self.turn) + f"{last} {brief}")
         ]
 
     def _check_vote(self, player: str, number: int) -> None:
@@ -254,21 +265,25 @@ class DixitGame(GameState):
         """A vote, or a new one by a player who voted already: a token face down may be taken back
         until every token is down (the table hears alike whether it changed, never the card)."""
         if player == self.storyteller:
-            raise NotYourTurn(f"{player} is the storyteller and does not vote; the other players vote.")
+            raise NotYourTurn(_("{player} is the storyteller and does not vote; the other players vote.").format(player=player))
         number = self._number(text)
         self._check_vote(player, number)
         before = self.votes.get(player)
         self.votes[player] = number
-        counted = f"{len(self.votes)} of {len(self.voters)}"
+        counted, voters = len(self.votes), len(self.voters)
         if before is not None:
-            mine = f"Your vote stays card {number}." if before == number else f"You changed your vote to card {number}."
+            mine = (_("Your vote stays card {number}.") if before == number
+                    else _("You changed your vote to card {number}.")).format(number=number)
             return [
                 Event(mine, to=player),
-                Event(f"{player} voted again ({counted} have voted).", brief=f"{player} voted again."),
+                Event(_("{player} voted again ({count} of {voters} have voted).").format(
+                    player=player, count=counted, voters=voters),
+                    brief=_("{player} voted again.").format(player=player)),
             ]
         events = [
-            Event(f"You voted for card {number}.", to=player),
-            Event(f"{player} has voted ({counted}).", brief=f"{player} voted."),
+            Event(_("You voted for card {number}.").format(number=number), to=player),
+            Event(_("{player} has voted ({count} of {voters}).").format(player=player, count=counted, voters=voters),
+                  brief=_("{player} voted.").format(player=player)),
         ]
         if not self._missing_votes():
             events.extend(self._all_voted())
@@ -302,50 +317,64 @@ class DixitGame(GameState):
         once: with what they scored this turn, or (brief) the totals alone."""
         teller, finders = already_set(self.storyteller, "the storyteller"), self._finders()
         points = self._turn_points()
-        if not finders or len(finders) == len(self.voters):
-            who = "Nobody" if not finders else "Everyone"
-            why = f"{who} found {teller}'s card, so {teller} scores nothing and everyone else scores {SHARED_POINTS}."
+        if not finders:
+            why = _("Nobody found {teller}'s card, so {teller} scores nothing and everyone else scores {points}.")
+        elif len(finders) == len(self.voters):
+            why = _("Everyone found {teller}'s card, so {teller} scores nothing and everyone else scores {points}.")
+        elif len(finders) > 1:
+            why = _("{finders} found {teller}'s card, so {scorers} score {points}.")
+        elif points[teller] == CONTANDO_POINTS:
+            why = _("Only {finders} found {teller}'s card, so with the Contando variant, {scorers} score {points}.")
         else:
-            reward = points[teller]
-            contando = "with the Contando variant, " if reward == CONTANDO_POINTS else ""
-            who = f"Only {finders[0]}" if len(finders) == 1 else join_names(finders)
-            why = f"{who} found {teller}'s card, so {contando}{join_names([teller, *finders])} score {reward}."
-        bonus = [f"{voter} {received}" for voter, received in self._votes_received().items() if received]
+            why = _("Only {finders} found {teller}'s card, so {scorers} score {points}.")
+        reward = SHARED_POINTS if len(finders) in (0, len(self.voters)) else points[teller]
+        why = why.format(teller=teller, finders=join_names(finders), scorers=join_names([teller, *finders]), points=reward)
+        bonus = [_("{player} {score}").format(player=voter, score=received)
+                 for voter, received in self._votes_received().items() if received]
         if bonus:
-            why += f" Votes for their cards: {join_names(bonus)}."
+            why += " " + _("Votes for their cards: {bonus}.").format(bonus=join_names(bonus))
         for player, gained in points.items():
             self.totals[player] += gained
-        this_turn = ", ".join(f"{player} {gained}" for player, gained in points.items())
-        self.last_explanation = f"Turn {self.turn}: {why} Points: {this_turn}."
-        scores = ", ".join(
-            f"{player} {total}" + (f" (+{points[player]})" if points[player] else "") for player, total in self.totals.items()
+        this_turn = _(", ").join(_("{player} {score}").format(player=player, score=gained) for player, gained in points.items())
+        self.last_explanation = _("Turn {turn}: {why} Points: {points}.").format(turn=self.turn, why=why, points=this_turn)
+        scores = _(", ").join(
+            _("{player} {score} (+{gained})").format(player=player, score=total, gained=points[player]) if points[player]
+            else _("{player} {score}").format(player=player, score=total)
+            for player, total in self.totals.items()
         )
-        totals = ", ".join(f"{player} {total}" for player, total in self.totals.items())
-        return [Event(why, brief=""), Event(f"Scores: {scores}.", brief=f"Scores: {totals}.")]
+        totals = _(", ").join(_("{player} {score}").format(player=player, score=total) for player, total in self.totals.items())
+        return [Event(why, brief=""), Event(_("Scores: {scores}.").format(scores=scores),
+                                            brief=_("Scores: {scores}.").format(scores=totals))]
 
     def _end_turn(self) -> list[Event]:
         drawn = self._draw()
         if self.draw_pile == 0:
             self.phase = Phase.OVER
             if drawn < self.cards_shown:
-                ending = "The draw pile runs out before every hand is full"
+                ending = _("The draw pile runs out before every hand is full, so the game is over.")
             else:
-                ending = "The last card of the draw pile has been drawn"
-            return [Event(f"{ending}, so the game is over. {most_points_wins(self.totals).text}")]
+                ending = _("The last card of the draw pile has been drawn, so the game is over.")
+            return [Event(f"{ending} {most_points_wins(self.totals).text}")]
         self.turn += 1
         refill = Event(
-            f"Everyone draws back up to {self.hand_size} cards; {count_cards(self.draw_pile)} left in the draw pile.",
+            _("Everyone draws back up to {hand} cards; {cards} left in the draw pile.").format(
+                hand=self.hand_size, cards=count_cards(self.draw_pile)),
             brief="",
         )
         next_teller = self.players[(self.players.index(already_set(self.storyteller, "the storyteller")) + 1) % len(self.players)]
         return [refill, *self._start_turn(next_teller)]
+
+    def _storyteller_choices(self) -> list[Choice]:
+        return [Choice(Action("storyteller", player), _("{player} is the storyteller").format(player=player))
+                for player in self.players]
 
     def _vote_choices(self, excluded: Mapping[str, Sequence[int]]) -> list[Choice]:
         """Every vote: those still to vote first; a player who voted may vote again until all
         have. `excluded`: the cards each player may not vote for."""
         again = tuple(player for player in self.voters if player in self.votes)
         return [
-            Choice(Action("vote", player, (str(number),)), f"{player} votes for card {number}")
+            Choice(Action("vote", player, (str(number),)), _("{player} votes for card {number}").format(
+                player=player, number=number))
             for player in (*self._missing_votes(), *again)
             for number in self.numbers
             if number not in excluded.get(player, ())
@@ -356,10 +385,15 @@ class DixitGame(GameState):
     def status(self) -> str:
         if self.is_over():
             return self._next_step()
-        last = " This is the last turn." if self.is_last_turn() else ""
+        last = " " + _("This is the last turn.") if self.is_last_turn() else ""
         # the clue, until the storyteller's card is known: what the cards and votes are for
-        clue = f" {self.storyteller}'s clue: {as_sentence(self.clue)}" if self.clue and self.phase in (Phase.CARDS, Phase.VOTE, Phase.REVEAL) else ""
-        return f"Turn {self.turn}, {count_cards(self.draw_pile)} in the draw pile.{last}{clue} {self._next_step()}"
+        clue = " " + _("{teller}'s clue: {clue}").format(teller=self.storyteller, clue=as_sentence(self.clue)) \
+            if self.clue and self.phase in (Phase.CARDS, Phase.VOTE, Phase.REVEAL) else ""
+        return f"{self.pile_status()}{last}{clue} {self._next_step()}"
+
+    def pile_status(self) -> str:
+        """'Turn 2, 49 cards in the draw pile.'"""
+        return _("Turn {turn}, {cards} in the draw pile.").format(turn=self.turn, cards=count_cards(self.draw_pile))
 
     def scores(self) -> dict[str, int]:
         return dict(self.totals)

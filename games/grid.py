@@ -6,9 +6,10 @@ import re
 import string
 from functools import lru_cache
 
-from games.base import Action, Choice
+from games.base import Action, Choice, fold_name
+from games.language import _, p_
 
-_TYPED_FLIP = re.compile(r"(?:flip\s+)?(?:([a-z])\s*(\d{1,2})|(\d{1,2})\s*([a-z]))", re.IGNORECASE)
+_TYPED_PLACE = re.compile(r"([a-z])\s*(\d{1,2})|(\d{1,2})\s*([a-z])", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)
@@ -21,19 +22,24 @@ def grid_shape(rows: int, columns: int) -> str:
     """'a grid of 4 columns, A to D, and 4 rows, 1 to 4': what a player who cannot see the
     table pictures, and how places are named."""
     last = string.ascii_uppercase[columns - 1]
-    lines = f"1 and {rows}" if rows == 2 else f"1 to {rows}"
-    return f"a grid of {columns} columns, A to {last}, and {rows} rows, {lines}"
+    if rows == 2:
+        return _("a grid of {columns} columns, A to {last}, and 2 rows, 1 and 2").format(columns=columns, last=last)
+    return _("a grid of {columns} columns, A to {last}, and {rows} rows, 1 to {rows}").format(
+        columns=columns, last=last, rows=rows)
 
 
-@lru_cache(maxsize=None)
 def flip_choices(rows: int, columns: int) -> tuple[Choice, ...]:
-    return tuple(Choice(Action("flip", None, (place,)), f"flip {place}") for place in places(rows, columns))
+    return tuple(Choice(Action("flip", None, (place,)), _("flip {place}").format(place=place))
+                 for place in places(rows, columns))
 
 
 def typed_place(line: str) -> str | None:
-    """The place a line names, typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip': 'B3';
-    None for any other line."""
-    typed = _TYPED_FLIP.fullmatch(line.strip())
+    """The place a line names, typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip' (or the
+    word for flip in the table's language): 'B3'; None for any other line."""
+    words = line.split(maxsplit=1)
+    if len(words) == 2 and fold_name(words[0]) in {"flip", fold_name(p_("verb", "flip"))}:
+        line = words[1]
+    typed = _TYPED_PLACE.fullmatch(line.strip())
     if typed is None:
         return None
     letter, number = (typed[1], typed[2]) if typed[1] else (typed[4], typed[3])

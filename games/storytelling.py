@@ -10,7 +10,6 @@ and `read NUMBER` tells the engine so before the turn's first flip.
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -35,11 +34,12 @@ from games.base import (
     check_player_names,
     fold_name,
     join_names,
-    plural,
+    points,
     quoted,
 )
 from games.decks import FRAME_COLOURS, TALE_CARDS, TALE_KEYS, Tale, TaleCard
 from games.grid import flip_choices, grid_shape, places, typed_place
+from games.language import N_, _, n_, p_
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 #: the game ends at once when this many cards have been won
@@ -48,7 +48,44 @@ TORTOISE_STEP = 2
 #: the tile whose flip on a failed turn triggers the tale's advanced rule
 TRIGGER_TILES = {"saint-george": "BREATH", "three-pigs": "BLEW"}
 BLOWS = {"row": ("left", "right"), "column": ("up", "down")}
-#: a flip as typed: 'flip B3', 'b3', 'b 3' or '3b' (a place alone is a flip)
+#: each way to blow, as the table hears it done (the player, the tile BLEW), briefly, and offered
+BLOWN = {
+    ("row", "left"): (
+        N_("{player} moves the row through {tile} one place left; the tile pushed out re-enters at the other end. "
+           "{tile} is turned face down."),
+        N_("The row moves left."), N_("blow the row left")),
+    ("row", "right"): (
+        N_("{player} moves the row through {tile} one place right; the tile pushed out re-enters at the other end. "
+           "{tile} is turned face down."),
+        N_("The row moves right."), N_("blow the row right")),
+    ("column", "up"): (
+        N_("{player} moves the column through {tile} one place up; the tile pushed out re-enters at the other end. "
+           "{tile} is turned face down."),
+        N_("The column moves up."), N_("blow the column up")),
+    ("column", "down"): (
+        N_("{player} moves the column through {tile} one place down; the tile pushed out re-enters at the other end. "
+           "{tile} is turned face down."),
+        N_("The column moves down."), N_("blow the column down")),
+}
+
+
+def said_words() -> dict[str, str]:
+    """The words of the grid's lines and of the directions a blow takes, by id ('row': 'fila'),
+    in the table's language."""
+    return {
+        "row": p_("line", "row"), "column": p_("line", "column"),
+        "left": p_("direction", "left"), "right": p_("direction", "right"),
+        "up": p_("direction", "up"), "down": p_("direction", "down"),
+    }
+
+
+def blow_word(word: str) -> str:
+    """A line or direction typed in the table's language ('fila', 'izquierda') as its id ('row',
+    'left'); any other word (an English one among them) as it is."""
+    for known, said in said_words().items():
+        if fold_name(word) == fold_name(said) and fold_name(word) != known:
+            return known
+    return word
 
 
 class Phase(str, Enum):
@@ -65,38 +102,43 @@ def rank(totals: dict[str, tuple[int, int]]) -> Outcome:
     """
     holders = {player: total for player, total in totals.items() if total[1] > 0}
     if not holders:
-        return Outcome((), "Nobody has any card left: nobody wins.")
+        return Outcome((), _("Nobody has any card left: nobody wins."))
     best = max(holders.values())
     winners = tuple(player for player, total in holders.items() if total == best)
-    points, cards = best
-    by_cards = sum(total[0] == points for total in holders.values()) > len(winners)
+    scored, cards = best
+    by_cards = sum(total[0] == scored for total in holders.values()) > len(winners)
     if len(winners) > 1:
-        return Outcome(
-            winners,
-            f"{join_names(winners)} share the victory with {plural(points, 'point')} and {plural(cards, 'card')} each.",
-        )
+        return Outcome(winners, _("{winners} share the victory with {points} and {cards} each.").format(
+            winners=join_names(winners), points=points(scored), cards=card_count(cards)))
     if by_cards:
-        return Outcome(
-            winners,
-            f"{winners[0]} wins with {plural(points, 'point')}, a tie broken by having more cards ({cards}).",
-        )
-    return Outcome(winners, f"{winners[0]} wins with {plural(points, 'point')}.")
+        return Outcome(winners, _("{winner} wins with {points}, a tie broken by having more cards ({cards}).").format(
+            winner=winners[0], points=points(scored), cards=cards))
+    return Outcome(winners, _("{winner} wins with {points}.").format(winner=winners[0], points=points(scored)))
+
+
+def card_count(count: int) -> str:
+    """'1 card', '2 cards', in the table's language."""
+    return n_("{count} card", "{count} cards", count).format(count=count)
 
 
 def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
     """What the engine relies on: distinct tiles, cards 1 to 13, pictures that are tiles."""
     if tale.key not in TALE_KEYS:
-        raise SetupError(f"Unknown tale '{tale.key}': choose one of {', '.join(TALE_KEYS)}.")
+        raise SetupError(_("Unknown tale '{tale}': choose one of {tales}.").format(
+            tale=tale.key, tales=", ".join(TALE_KEYS)))
     names = [tile.name for tile in tale.tiles]
     if len(set(names)) != tile_count or len(names) != tile_count:
-        raise SetupError(f"A tale needs {tile_count} tiles with different names, not {len(names)}.")
+        raise SetupError(_("A tale needs {needed} tiles with different names, not {count}.").format(
+            needed=tile_count, count=len(names)))
     if sorted(card.number for card in tale.cards) != list(range(1, TALE_CARDS + 1)):
-        raise SetupError(f"A tale needs {TALE_CARDS} cards numbered 1 to {TALE_CARDS}.")
+        raise SetupError(_("A tale needs {count} cards numbered 1 to {count}.").format(count=TALE_CARDS))
     for card in tale.cards:
         if not card.pictures or len(set(card.pictures)) != len(card.pictures) or not set(card.pictures) <= set(names):
-            raise SetupError(f"Card {card.number} must show different pictures, each one a tile of the tale.")
+            raise SetupError(_("Card {number} must show different pictures, each one a tile of the tale.").format(
+                number=card.number))
     if frames and any(tile.frame not in FRAME_COLOURS for tile in tale.tiles):
-        raise SetupError(f"Every Cinderella tile needs a frame colour: {', '.join(FRAME_COLOURS)}.")
+        raise SetupError(_("Every Cinderella tile needs a frame colour: {colours}.").format(
+            colours=", ".join(FRAME_COLOURS)))
 
 
 @dataclass(frozen=True)
@@ -177,18 +219,18 @@ class StorytellingState(GameState):
     verbs = {
         "flip": Verb(
             "flip", False, ("position",),
-            "Turn a face-down tile face up: its column letter and row number, such as flip B3, or just B3.",
+            N_("Turn a face-down tile face up: its column letter and row number, such as flip B3, or just B3."),
         ),
         "read": Verb(
             "read", False, ("number",),
-            "The storyteller reads card NUMBER instead of the one on top (a human storyteller's own pile).",
+            N_("The storyteller reads card NUMBER instead of the one on top (a human storyteller's own pile)."),
         ),
         "blow": Verb(
             "blow", False, ("line", "direction"),
-            "Three little pigs, advanced: move the row left or right, or the column up or down, through BLEW.",
+            N_("Three little pigs, advanced: move the row left or right, or the column up or down, through BLEW."),
         ),
-        "retire": Verb("retire", False, (), "Cinderella, advanced: leave the game now and keep your cards."),
-        "stay": Verb("stay", False, (), "Cinderella, advanced: stay in the game and risk your cards at midnight."),
+        "retire": Verb("retire", False, (), N_("Cinderella, advanced: leave the game now and keep your cards.")),
+        "stay": Verb("stay", False, (), N_("Cinderella, advanced: stay in the game and risk your cards at midnight.")),
     }
 
     def __init__(
@@ -207,15 +249,17 @@ class StorytellingState(GameState):
         check_tale(tale, self.rows * self.columns, self.variant == "cinderella")
         self.trigger = TRIGGER_TILES.get(self.variant or "")
         if self.trigger and self.trigger not in (tile.name for tile in tale.tiles):
-            raise SetupError(f"The advanced rules of this tale need a {self.trigger} tile.")
+            raise SetupError(_("The advanced rules of this tale need a {tile} tile.").format(tile=self.trigger))
         if clock_steps < 1:
-            raise SetupError("The clock needs at least one step.")
+            raise SetupError(_("The clock needs at least one step."))
         # the hare must start before Finish, and 13 cards must be enough for the tortoise to finish
         if self.race and not len(self.players) < track_length <= TORTOISE_STEP * TALE_CARDS:
-            raise SetupError(
-                f"With {plural(len(self.players), 'player')} the race track needs {len(self.players) + 1} to "
-                f"{TORTOISE_STEP * TALE_CARDS} squares, not {track_length}."
-            )
+            raise SetupError(n_(
+                "With {count} player the race track needs {least} to {most} squares, not {length}.",
+                "With {count} players the race track needs {least} to {most} squares, not {length}.",
+                len(self.players),
+            ).format(count=len(self.players), least=len(self.players) + 1, most=TORTOISE_STEP * TALE_CARDS,
+                     length=track_length))
         self.tale = tale
         self.cards = tuple(sorted(tale.cards, key=lambda card: card.number))
         self.clock_steps, self.track_length = clock_steps, track_length
@@ -251,19 +295,24 @@ class StorytellingState(GameState):
         return places(self.rows, self.columns)[index]
 
     def parse(self, line: str) -> Action:
-        """A flip's place may be typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip'."""
+        """A flip's place may be typed 'B3', 'b3', 'b 3' or '3b', with or without 'flip'; a blow's
+        line and direction in English or the table's language ('blow fila izquierda')."""
         place = typed_place(line)
-        return super().parse(line) if place is None else Action("flip", None, (place,))
+        if place is not None:
+            return Action("flip", None, (place,))
+        action = super().parse(line)
+        if action.verb == "blow":
+            return Action("blow", action.player, tuple(blow_word(word) for word in action.args))
+        return action
 
     def _index(self, position: str) -> int:
         try:
             return places(self.rows, self.columns).index(position.upper())
         except ValueError:
-            last = string.ascii_uppercase[self.columns - 1]
-            raise BadArgument(
-                f"There is no place {quoted(position)} in {grid_shape(self.rows, self.columns)}: say a column "
-                f"letter and a row number, for example flip {self.position(self._face_down()[0])}."
-            ) from None
+            raise BadArgument(_(
+                "There is no place {typed} in {shape}: say a column letter and a row number, for example flip {place}."
+            ).format(typed=quoted(position), shape=grid_shape(self.rows, self.columns),
+                     place=self.position(self._face_down()[0]))) from None
 
     def points(self, player: str) -> int:
         return sum(self.cards[number - 1].points for number in self.won[player])
@@ -271,13 +320,17 @@ class StorytellingState(GameState):
     def _prompt(self) -> str:
         """What the game waits for, as an instruction."""
         if self.phase == Phase.BLOW:
-            return (
-                f"{self.active} must move the row or the column through BLEW: say blow row left, "
-                "blow row right, blow column up or blow column down."
-            )
+            return _("{player} must move the row or the column through {tile}: say blow row left, blow row right, "
+                     "blow column up or blow column down.").format(player=self.active, tile=self._trigger())
         if self.phase == Phase.DECIDE:
-            return f"{self.active} must say retire, to keep their cards and leave the game, or stay."
-        return f"{self.active} must flip a face-down tile, for example flip {self.position(self._face_down()[0])}."
+            return _("{player} must say retire, to keep their cards and leave the game, or stay.").format(
+                player=self.active)
+        return _("{player} must flip a face-down tile, for example flip {place}.").format(
+            player=self.active, place=self.position(self._face_down()[0]))
+
+    def _trigger(self) -> str:
+        """The tile of the tale's advanced rule (BLEW), in a phase that has one."""
+        return already_set(self.trigger, "the advanced rule's tile")
 
     def _face_down(self) -> list[int]:
         return [index for index in range(len(self.grid)) if index not in self.flipped]
@@ -285,7 +338,8 @@ class StorytellingState(GameState):
     def shape(self) -> Event:
         """How the tiles lie, said first when the game is taken up."""
         shape = grid_shape(self.rows, self.columns)
-        return Event(f"The tiles lie in {shape}; A1 is the top left corner.", brief=f"{shape[0].upper()}{shape[1:]}.")
+        return Event(_("The tiles lie in {shape}; A1 is the top left corner.").format(shape=shape),
+                     brief=f"{shape[0].upper()}{shape[1:]}.")
 
     def opening(self) -> list[Event]:
         """The grid's shape; then the card again, and, resumed in the middle of a turn, what was
@@ -298,13 +352,16 @@ class StorytellingState(GameState):
         """The announcements of the card just drawn: whose turn, the text (cue "card": a human
         storyteller reads it instead), the pictures to find (cue "pictures")."""
         card = self.card
-        pictures = ", ".join(card.pictures)
+        pictures = _(", ").join(card.pictures)
+        count = len(card.pictures)
         return [
-            Event(f"{self.active}, it is your turn.", brief=""),
-            Event(f"Card {card.number}: {card.text}", cue="card"),
+            Event(_("{player}, it is your turn.").format(player=self.active), brief=""),
+            Event(_("Card {number}: {text}").format(number=card.number, text=card.text), cue="card"),
             Event(
-                f"{self.active}, find {plural(len(card.pictures), 'picture')} in this order: {pictures}.",
-                cue="pictures", brief=f"{self.active}, find {pictures}.",
+                n_("{player}, find {count} picture in this order: {pictures}.",
+                   "{player}, find {count} pictures in this order: {pictures}.", count).format(
+                    player=self.active, count=count, pictures=pictures),
+                cue="pictures", brief=_("{player}, find {pictures}.").format(player=self.active, pictures=pictures),
             ),
         ]
 
@@ -314,7 +371,8 @@ class StorytellingState(GameState):
         events = []
         if not self.draw:
             self.draw, self.read = sorted(self.read), []
-            events.append(Event(f"Every card has been read: the read pile is turned over, card {self.draw[0]} on top."))
+            events.append(Event(_("Every card has been read: the read pile is turned over, card {number} on top.").format(
+                number=self.draw[0])))
         self.card_number = self.draw.pop(0)
         self.turn += 1
         self.found = 0
@@ -334,27 +392,28 @@ class StorytellingState(GameState):
         self.result = outcome
         self.phase = Phase.OVER
         self.flipped = []
-        final = [] if self.race else [Event(f"Final scores: {self._standings()}.")]  # the race was just said
-        return [Event(f"The game is over. {outcome.text}"), *final]
+        final = [] if self.race else [Event(_("Final scores: {scores}.").format(scores=self._standings()))]
+        return [Event(_("The game is over. {outcome}").format(outcome=outcome.text)), *final]  # the race was just said
 
     def _holdings(self, player: str) -> str:
         """'Marc 3 points, cards 2 and 5', 'Lea 0 points, no card, retired'."""
         cards = sorted(self.won[player])
-        held = f"card{'s' if len(cards) > 1 else ''} {join_names([str(number) for number in cards])}" if cards else "no card"
-        retired = ", retired" if player in self.retired else ""
-        return f"{player} {plural(self.points(player), 'point')}, {held}{retired}"
+        held = n_("card {numbers}", "cards {numbers}", len(cards)).format(
+            numbers=join_names([str(number) for number in cards])) if cards else _("no card")
+        if player in self.retired:
+            return _("{player} {points}, {cards}, retired").format(
+                player=player, points=points(self.points(player)), cards=held)
+        return _("{player} {points}, {cards}").format(player=player, points=points(self.points(player)), cards=held)
 
     def _race(self) -> str:
-        return (
-            f"The tortoise is on square {self.tortoise} and the hare on square {self.hare}; "
-            f"Finish is square {self.track_length}."
-        )
+        return _("The tortoise is on square {tortoise} and the hare on square {hare}; Finish is square {finish}.").format(
+            tortoise=self.tortoise, hare=self.hare, finish=self.track_length)
 
     def score_report(self) -> list[str]:
         """Every player's points and cards; in the race, which everyone wins or loses together, the race."""
         if self.race:
-            return [f"{self._race()} Cards won and discarded: {len(self.discarded)}."]
-        return [f"Scores: {self._standings()}."]
+            return [_("{race} Cards won and discarded: {count}.").format(race=self._race(), count=len(self.discarded))]
+        return [_("Scores: {scores}.").format(scores=self._standings())]
 
     def _standings(self) -> str:
         return "; ".join(self._holdings(player) for player in self.players)
@@ -367,24 +426,30 @@ class StorytellingState(GameState):
         if self.race:
             self.discarded.append(card.number)
             self.tortoise = min(self.track_length, self.tortoise + TORTOISE_STEP)
-            events = [Event(
-                f"{self.active} wins card {card.number}: it is discarded and the tortoise moves "
-                f"{TORTOISE_STEP} squares."
-            )]
+            events = [Event(n_(
+                "{player} wins card {number}: it is discarded and the tortoise moves {count} square.",
+                "{player} wins card {number}: it is discarded and the tortoise moves {count} squares.",
+                TORTOISE_STEP,
+            ).format(player=self.active, number=card.number, count=TORTOISE_STEP))]
         else:
             self.won[self.active].append(card.number)
-            events = [Event(f"{self.active} wins card {card.number} and {plural(card.points, 'point')}.")]
+            events = [Event(_("{player} wins card {number} and {points}.").format(
+                player=self.active, number=card.number, points=points(card.points)))]
         return events + self._end_turn(won=True)
 
     def _card_failed(self, wrong: int) -> list[Event]:
         triggered = self.trigger is not None and self.trigger in (self.grid[index] for index in self.flipped)
         if triggered and self.variant == "three-pigs":
-            blew = self.grid.index(already_set(self.trigger, "the wolf tile"))
+            blew = self.grid.index(self._trigger())
             others = [index for index in self.flipped if index != blew]
             self.flipped = [blew]
             self.phase = Phase.BLOW
-            down = f" {self._face_down_text(others)}" if others else ""
-            return [Event(f"The wolf blew!{down} BLEW stays face up at {self.position(blew)}. {self._prompt()}")]
+            if others:
+                return [Event(_("The wolf blew! {face_down} {tile} stays face up at {place}. {prompt}").format(
+                    face_down=self._face_down_text(others), tile=self.trigger, place=self.position(blew),
+                    prompt=self._prompt()))]
+            return [Event(_("The wolf blew! {tile} stays face up at {place}. {prompt}").format(
+                tile=self.trigger, place=self.position(blew), prompt=self._prompt()))]
         events = []
         if triggered and self.variant == "saint-george":
             events.append(self._stinky_breath())
@@ -397,7 +462,7 @@ class StorytellingState(GameState):
                 return events + self._midnight()
         if self.race:
             self.hare += 1
-            events.append(Event("The hare moves 1 square."))
+            events.append(Event(_("The hare moves 1 square.")))
         return events + self._end_turn(won=False, told_face_down=triggered and self.variant == "saint-george")
 
     def _stinky_breath(self) -> Event:
@@ -408,30 +473,34 @@ class StorytellingState(GameState):
             self.grid[index] = tile
         where = join_names([self.position(index) for index in emptied])
         if len(emptied) == 1:
-            return Event(f"The dragon's stinky breath! The tile flipped this turn goes back face down at {where}.")
+            return Event(_("The dragon's stinky breath! The tile flipped this turn goes back face down at {place}.").format(
+                place=where))
         return Event(
-            f"The dragon's stinky breath! The {len(emptied)} tiles flipped this turn, at {where}, are shuffled "
-            "and put back face down in those places.",
-            brief=f"Stinky breath! {where} are shuffled face down.",
+            _("The dragon's stinky breath! The {count} tiles flipped this turn, at {places}, are shuffled and put back "
+              "face down in those places.").format(count=len(emptied), places=where),
+            brief=_("Stinky breath! {places} are shuffled face down.").format(places=where),
         )
 
     def _face_down_text(self, flipped: Sequence[int]) -> str:
         """'B2 and C3 are turned face down again.'"""
         where = [self.position(index) for index in sorted(flipped)]
-        return f"{join_names(where)} {'is' if len(where) == 1 else 'are'} turned face down again."
+        return n_("{places} is turned face down again.", "{places} are turned face down again.", len(where)).format(
+            places=join_names(where))
 
     def _clock(self) -> str:
         """The Cinderella clock on one scale, its steps: '3 of 12 steps, 9 to midnight'."""
-        return f"{self.clock} of {self.clock_steps} steps, {self.clock_steps - self.clock} to midnight"
+        return _("{steps} of {total} steps, {left} to midnight").format(
+            steps=self.clock, total=self.clock_steps, left=self.clock_steps - self.clock)
 
     def _clock_text(self) -> str:
-        return f"The clock moves one step: {self._clock()}."
+        return _("The clock moves one step: {clock}.").format(clock=self._clock())
 
     def _midnight(self) -> list[Event]:
         losers = [player for player in self.players if player not in self.retired]
         for player in losers:
             self.won[player] = []
-        events = [Event(f"Midnight! Every player who has not retired loses all their cards: {join_names(losers)}.")]
+        events = [Event(_("Midnight! Every player who has not retired loses all their cards: {players}.").format(
+            players=join_names(losers)))]
         return events + self._finish(self._score_outcome())
 
     def _end_turn(self, won: bool, told_face_down: bool = False) -> list[Event]:
@@ -441,16 +510,17 @@ class StorytellingState(GameState):
             self.read.append(self.card_number)
         down = [] if told_face_down or not self.flipped else [
             Event(self._face_down_text(self.flipped),
-                  brief=f"Face down: {', '.join(self.position(index) for index in sorted(self.flipped))}.")
+                  brief=_("Face down: {places}.").format(
+                      places=_(", ").join(self.position(index) for index in sorted(self.flipped))))
         ]
         self.flipped = []
         events = down  # said only if the game goes on
         if self.race:
             events = [*down, Event(self._race())]
             if self.tortoise >= self.track_length:
-                return events[len(down):] + self._finish(Outcome(self.players, "The tortoise reaches Finish first: everyone wins!"))
+                return events[len(down):] + self._finish(Outcome(self.players, _("The tortoise reaches Finish first: everyone wins!")))
             if self.hare >= self.track_length:
-                return events[len(down):] + self._finish(Outcome((), "The hare reaches Finish first: everyone loses."))
+                return events[len(down):] + self._finish(Outcome((), _("The hare reaches Finish first: everyone loses.")))
         elif sum(len(cards) for cards in self.won.values()) == CARDS_TO_END:  # the race discards won cards
             return self._finish(self._score_outcome())
         if self.variant == "cinderella":
@@ -462,43 +532,46 @@ class StorytellingState(GameState):
 
     def _check_move(self, verb: Verb, player: str | None) -> None:
         if player is not None and fold_name(player) != fold_name(self.active):
-            raise NotYourTurn(f"It is {self.active}'s turn; say the command without a name.")
+            raise NotYourTurn(_("It is {player}'s turn; say the command without a name.").format(player=self.active))
 
-    def _expect(self, phase: Phase, doing: str) -> None:
+    def _expect(self, phase: Phase, refusal: str) -> None:
+        """IllegalMove unless in `phase`: `refusal` (marked with N_) with what the game waits for."""
         if self.phase != phase:
-            raise IllegalMove(f"You cannot {doing} now: {self._prompt()}")
+            raise IllegalMove(_(refusal).format(prompt=self._prompt()))
 
     def _do_flip(self, position: str) -> list[Event]:
-        self._expect(Phase.FLIP, "flip a tile")
+        self._expect(Phase.FLIP, N_("You cannot flip a tile now: {prompt}"))
         index = self._index(position)
         place, name = self.position(index), self.grid[index]
         if index in self.flipped:
-            raise IllegalMove(f"{place} is already face up: {name}. Flip a face-down tile.")
+            raise IllegalMove(_("{place} is already face up: {tile}. Flip a face-down tile.").format(place=place, tile=name))
         self.flipped.append(index)
         self.seen.add(name)
         events = [Event(f"{place}: {name}.")]  # a tile's name is a label ("BLEW"), said as one
         pictures = self.card.pictures
         if name != pictures[self.found]:
-            events.append(Event(f"Wrong: {pictures[self.found]} was next.", cue="wrong"))
+            events.append(Event(_("Wrong: {picture} was next.").format(picture=pictures[self.found]), cue="wrong"))
             return events + self._card_failed(index)
         self.found += 1
         if self.found == len(pictures):
             return events + self._card_won()
         events.append(Event(
-            f"Right, {self.found} of {len(pictures)}. Next: {pictures[self.found]}.",
-            brief=f"Right. Next: {pictures[self.found]}.",
+            _("Right, {found} of {count}. Next: {picture}.").format(
+                found=self.found, count=len(pictures), picture=pictures[self.found]),
+            brief=_("Right. Next: {picture}.").format(picture=pictures[self.found]),
         ))
         return events
 
     def _card_elsewhere(self, number: int) -> str | None:
         """Why card `number` cannot be read now instead of the current card, or None."""
         if number in self.read:
-            return f"Card {number} has already been read: it is in the read pile."
+            return _("Card {number} has already been read: it is in the read pile.").format(number=number)
         if number in self.discarded:
-            return f"Card {number} has been won and discarded: it is no longer in the draw pile."
+            return _("Card {number} has been won and discarded: it is no longer in the draw pile.").format(number=number)
         owner = next((player for player, cards in self.won.items() if number in cards), None)
         if owner is not None:
-            return f"Card {number} has been won by {owner}: it is no longer in the draw pile."
+            return _("Card {number} has been won by {player}: it is no longer in the draw pile.").format(
+                number=number, player=owner)
         return None
 
     def _do_read(self, text: str) -> list[Event]:
@@ -506,18 +579,19 @@ class StorytellingState(GameState):
         card's place as the current card, which goes back on top of the draw pile. Naming the
         top card itself changes nothing and repeats its pictures (the storyteller says which
         card they read when the host could not tell)."""
-        self._expect(Phase.FLIP, "read another card")
+        self._expect(Phase.FLIP, N_("You cannot read another card now: {prompt}"))
         if self.flipped:
-            raise IllegalMove(
-                f"A tile has already been flipped for card {self.card_number}: the storyteller can change the "
-                "card only before the first flip of the turn."
-            )
+            raise IllegalMove(_(
+                "A tile has already been flipped for card {number}: the storyteller can change the card only before "
+                "the first flip of the turn."
+            ).format(number=self.card_number))
         try:
             number = int(text)
         except ValueError:
             number = 0
         if not 1 <= number <= TALE_CARDS:
-            raise BadArgument(f"The cards are numbered 1 to {TALE_CARDS}: say one of those numbers, not {quoted(text)}.")
+            raise BadArgument(_("The cards are numbered 1 to {count}: say one of those numbers, not {typed}.").format(
+                count=TALE_CARDS, typed=quoted(text)))
         refusal = self._card_elsewhere(number)
         if refusal:
             raise IllegalMove(refusal)
@@ -527,11 +601,11 @@ class StorytellingState(GameState):
         return self.reading()[1:]
 
     def _do_blow(self, line: str, direction: str) -> list[Event]:
-        self._expect(Phase.BLOW, "blow")
+        self._expect(Phase.BLOW, N_("You cannot blow now: {prompt}"))
         line, direction = line.casefold(), direction.casefold()
         if direction not in BLOWS.get(line, ()):
-            raise BadArgument("Say blow row left, blow row right, blow column up or blow column down.")
-        blew = self.grid.index(already_set(self.trigger, "the wolf tile"))
+            raise BadArgument(_("Say blow row left, blow row right, blow column up or blow column down."))
+        blew = self.grid.index(self._trigger())
         row, column = divmod(blew, self.columns)
         if line == "row":
             moved = [row * self.columns + c for c in range(self.columns)]
@@ -543,34 +617,30 @@ class StorytellingState(GameState):
         for index, tile in zip(moved, tiles):
             self.grid[index] = tile
         went = [
-            f"{self.grid[index]} from {before[self.grid[index]]} to {self.position(index)}"
+            _("{tile} from {source} to {target}").format(
+                tile=self.grid[index], source=before[self.grid[index]], target=self.position(index))
             for index in moved if self.grid[index] in self.seen
         ]
+        told, brief, _label = BLOWN[(line, direction)]
         events = [
-            Event(
-                f"{self.active} moves the {line} through BLEW one place {direction}; the tile pushed out "
-                "re-enters at the other end. BLEW is turned face down.",
-                brief=f"The {line} moves {direction}.",
-            ),
-            Event(f"Tiles seen before that moved: {join_names(went)}."),
+            Event(_(told).format(player=self.active, tile=self._trigger()), brief=_(brief)),
+            Event(_("Tiles seen before that moved: {tiles}.").format(tiles=join_names(went))),
         ]
         return events + self._end_turn(won=False, told_face_down=True)
 
     def _do_retire(self) -> list[Event]:
-        self._expect(Phase.DECIDE, "retire")
+        self._expect(Phase.DECIDE, N_("You cannot retire now: {prompt}"))
         player = self.active
         self.retired += (player,)
-        events = [Event(
-            f"{player} retires and keeps {plural(len(self.won[player]), 'card')} worth "
-            f"{plural(self.points(player), 'point')}."
-        )]
+        events = [Event(_("{player} retires and keeps {cards} worth {points}.").format(
+            player=player, cards=card_count(len(self.won[player])), points=points(self.points(player))))]
         if len(self.retired) == len(self.players):
             return events + self._finish(self._score_outcome())
         return events + self._next_turn()
 
     def _do_stay(self) -> list[Event]:
-        self._expect(Phase.DECIDE, "stay")
-        return [Event(f"{self.active} stays in the game.")] + self._next_turn()
+        self._expect(Phase.DECIDE, N_("You cannot stay now: {prompt}"))
+        return [Event(_("{player} stays in the game.").format(player=self.active))] + self._next_turn()
 
     # --- what may happen next ----------------------------------------------------------------
 
@@ -581,19 +651,18 @@ class StorytellingState(GameState):
             if self.flipped:
                 return flips
             return flips + [
-                Choice(Action("read", None, (str(number),)), f"the storyteller reads card {number}")
+                Choice(Action("read", None, (str(number),)), _("the storyteller reads card {number}").format(number=number))
                 for number in [self.card_number, *self.draw]
             ]
         if self.phase == Phase.BLOW:
             return [
-                Choice(Action("blow", None, (line, direction)), f"blow the {line} {direction}")
-                for line, directions in BLOWS.items()
-                for direction in directions
+                Choice(Action("blow", None, (line, direction)), _(label))
+                for (line, direction), (_told, _brief, label) in BLOWN.items()
             ]
         if self.phase == Phase.DECIDE:
             return [
-                Choice(Action("retire"), f"{self.active} retires and keeps their cards"),
-                Choice(Action("stay"), f"{self.active} stays in the game"),
+                Choice(Action("retire"), _("{player} retires and keeps their cards").format(player=self.active)),
+                Choice(Action("stay"), _("{player} stays in the game").format(player=self.active)),
             ]
         return []
 
@@ -602,21 +671,24 @@ class StorytellingState(GameState):
 
     def status(self) -> str:
         if self.result is not None:  # set with the phase Phase.OVER
-            return f"The game is over. {self.result.text}"
+            return _("The game is over. {outcome}").format(outcome=self.result.text)
         if self.phase == Phase.FLIP:
             pictures = self.card.pictures
-            found = f"{self.found} found, next: {pictures[self.found]}." if self.found else "None found yet."
-            where = (
-                f"Card {self.card_number} is read. {self.active} is finding {plural(len(pictures), 'picture')} "
-                f"in this order: {', '.join(pictures)}. {found}"
-            )
+            found = _("{count} found, next: {picture}.").format(count=self.found, picture=pictures[self.found]) \
+                if self.found else _("None found yet.")
+            where = n_(
+                "Card {number} is read. {player} is finding {count} picture in this order: {pictures}. {found}",
+                "Card {number} is read. {player} is finding {count} pictures in this order: {pictures}. {found}",
+                len(pictures),
+            ).format(number=self.card_number, player=self.active, count=len(pictures),
+                     pictures=_(", ").join(pictures), found=found)
         else:
             where = self._prompt()
-        where += f" The tiles lie in {grid_shape(self.rows, self.columns)}."
+        where += " " + _("The tiles lie in {shape}.").format(shape=grid_shape(self.rows, self.columns))
         if self.variant == "cinderella":
-            where += f" The clock: {self._clock()}."
+            where += " " + _("The clock: {clock}.").format(clock=self._clock())
         if self.race:
-            where += f" {self._race()}"
+            where += " " + self._race()
         return where
 
     def scores(self) -> dict[str, int]:
@@ -680,9 +752,9 @@ def _make(settings: Settings, services: Services) -> StorytellingState:
 SPEC = GameSpec(
     "storytelling", "Storytelling", MIN_PLAYERS, MAX_PLAYERS,
     (
-        Option("advanced", False, "the tale's advanced rules"),
-        Option("clock_steps", 12, "clock steps in Cinderella", low=1, high=60),
-        Option("track_length", 16, "squares to Finish in the race", low=1, high=100),
+        Option("advanced", False, N_("the tale's advanced rules")),
+        Option("clock_steps", 12, N_("clock steps in Cinderella"), low=1, high=60),
+        Option("track_length", 16, N_("squares to Finish in the race"), low=1, high=100),
     ),
     _make,
 )

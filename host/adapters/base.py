@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from games.base import Action, GameSpec, GameState, Option, SetupError, Settings, TermRules, join_names
+from games.language import _
 from games.registry import registered
 from host.adapters.listening import Hearing, Listener
 from host.adapters.views import PhoneTurn, TableView
@@ -123,8 +124,8 @@ def waiting(state: GameState, player: str) -> str:
     """Whom the game waits for, besides `player`, in a sentence for `player`."""
     others = [name for name in state.waiting_for() if name != player]
     if not others:
-        return "Nothing for you to do now."
-    return f"Waiting for {join_names(others)}."
+        return _("Nothing for you to do now.")
+    return _("Waiting for {players}.").format(players=join_names(others))
 
 
 class BasicAdapter:

@@ -11,14 +11,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from typing import Any
 
-from games.base import Action, GameState, SetupError, Settings, already_set, join_either, join_names, view_of
-from games.decks import DescribedCard
+from games.base import Action, GameState, SetupError, Settings, already_set, fold_name, join_either, join_names, view_of
+from games.decks import DescribedCard, builtin_described_deck
 from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, PhysicalDixitView, count_cards
 from games.dixit_described import DescribedDixitView, LaidCard, card_read
 from games.dixit_rules import DixitView, numbered
+from games.language import N_, _, n_, p_
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
+from host.storage.catalogs import DEFAULT, NAMES
 from host.commands import HostPhrase
 from host.voice.phrases import SLOT, Names, Phrase, each
 from nlp.commands import number_words
@@ -32,8 +34,8 @@ MOST_SHOWN = MAX_PLAYERS
 class DixitAdapter(BasicAdapter):
     commands = frozenset({"private"})
     phone_verbs = frozenset({"storyteller", "clue", "shown", "vote", "card", "owner", "pick", "aloud", "give", "take"})
-    move_nouns: Mapping[str, tuple[str, str]] = {"shown": ("cards shown", "cards shown"),
-                                                 "storyteller": ("turn as storyteller", "turn as storyteller")}
+    move_nouns: Mapping[str, tuple[str, str]] = {"shown": (N_("cards shown"), N_("cards shown")),
+                                                 "storyteller": (N_("turn as storyteller"), N_("turn as storyteller"))}
     #: a card told in words read again by voice ("read card two"); not offered with the physical cards
     host_phrases: tuple[HostPhrase, ...] = (
         *(((f"read card {number_words(number)}", f"card {number_words(number)} again"), f"read card {number}", False)
@@ -47,21 +49,33 @@ class DixitAdapter(BasicAdapter):
         if options.deck is None:
             return {}
         if options.deck_size != DECK_SIZE:
-            raise SetupError("--cards counts the physical cards; a deck told in words has as many cards as it holds: "
-                             "leave out --cards.")
+            raise SetupError(_("--cards counts the physical cards; a deck told in words has as many cards as it "
+                               "holds: leave out --cards."))
         if options.owners != "needed":
-            raise SetupError("--owners is for the physical cards: with a deck told in words storyhost knows who gave "
-                             "each card.")
-        deck = decks.load_described_deck(None if options.deck == BUILT_IN else options.deck, len(options.players))
-        return {"deck": {"title": deck.title, "cards": [asdict(card) for card in deck.cards]},
+            raise SetupError(_("--owners is for the physical cards: with a deck told in words storyhost knows who gave "
+                               "each card."))
+        language = getattr(options, "language", None) or DEFAULT
+        if options.deck == BUILT_IN and not builtin_described_deck(language).is_file():
+            raise SetupError(_("The built-in deck told in words is not told in {language} yet: play with the physical "
+                               "cards (leave out --deck), or with a deck file of your own told in {language}.").format(
+                language=_language(language)))
+        deck = decks.load_described_deck(None if options.deck == BUILT_IN else options.deck, len(options.players),
+                                         language)
+        if deck.language != language:
+            raise SetupError(_("The deck {title} is told in {deck}, and this game is played in {game}: every card "
+                               "would be read in another language than the game's. Choose a deck told in {game}, or "
+                               "play in {deck} with --language {code}. A deck file names its language in its field 'language' (English "
+                               "when it has none).").format(
+                title=deck.title, deck=_language(deck.language), game=_language(language), code=deck.language))
+        return {"deck": {"title": deck.title, "language": deck.language, "cards": [asdict(card) for card in deck.cards]},
                 "deck_size": len(deck.cards)}
 
     def variant(self, settings: Settings) -> str:
         deck = settings.get("deck")
-        every = "every owner asked" if settings.get("owners") == "every" and not deck else ""
-        told = f"deck told in words: {deck['title']}" if deck else ""
-        named = [name for name in ("Contando scoring" if settings.get("contando") else "", every, told) if name]
-        return f" ({', '.join(named)})" if named else ""
+        every = _("every owner asked") if settings.get("owners") == "every" and not deck else ""
+        told = _("deck told in words: {title}").format(title=deck["title"]) if deck else ""
+        named = [name for name in (_("Contando scoring") if settings.get("contando") else "", every, told) if name]
+        return f" ({_(', ').join(named)})" if named else ""
 
     def without(self, settings: Settings) -> frozenset[str]:
         """Nothing is read out with the physical cards, which storyhost cannot see."""
@@ -70,8 +84,8 @@ class DixitAdapter(BasicAdapter):
     def phones(self, settings: Settings) -> str | None:
         if not settings.get("deck"):
             return None
-        return ("With a deck told in words each player's hand is dealt to their own phone: a player without a phone "
-                "cannot hold one. If someone has no phone, play with the physical cards instead (leave out --deck).")
+        return _("With a deck told in words each player's hand is dealt to their own phone: a player without a phone "
+                 "cannot hold one. If someone has no phone, play with the physical cards instead (leave out --deck).")
 
     def actor(self, state: GameState, action: Action) -> str | None:
         return _actor(state, action)
@@ -89,27 +103,30 @@ class DixitAdapter(BasicAdapter):
         yours = tuple(state.secrets(player))
         hand = _hand(view)
         if phase == Phase.STORYTELLER:
-            claim = Ask("storyteller", "The first to find a sentence is the storyteller",
-                        (Button("", "I have a sentence: I am the storyteller", Action("storyteller", player)),))
-            return PhoneTurn("Look at your cards and find a sentence for one of them. The first to find one is "
-                             "the storyteller.", (claim,), hand=hand)
+            claim = Ask("storyteller", _("The first to find a sentence is the storyteller"),
+                        (Button("", _("I have a sentence: I am the storyteller"), Action("storyteller", player)),))
+            return PhoneTurn(_("Look at your cards and find a sentence for one of them. The first to find one is "
+                               "the storyteller."), (claim,), hand=hand)
         if isinstance(view, DescribedDixitView):
             return _described_turn(state, view, player, yours, hand)
         assert isinstance(view, PhysicalDixitView)  # the other mode
         if player == teller:
             return _telling(state, view)
         if phase == Phase.CARDS:
-            return PhoneTurn(f"Give {teller} {count_cards(view.cards_given)} from your hand that fits the clue, "
-                             f"face down. {teller} lays out the cards.", yours=yours)
+            return PhoneTurn(n_("Give {teller} {cards} from your hand that fits the clue, face down. {teller} lays "
+                                "out the cards.",
+                                "Give {teller} {cards} from your hand that fit the clue, face down. {teller} lays "
+                                "out the cards.", view.cards_given).format(teller=teller, cards=count_cards(view.cards_given)),
+                             yours=yours)
         if phase == Phase.VOTE:
             return _voting(state, view, player, yours)
         if phase == Phase.OWNERS:
-            buttons = _numbered(state, "owner", player, "I gave card")
+            buttons = _numbered(state, "owner", player, _("I gave card {number}"))
             if buttons:
                 cards = join_either([str(number) for number in view.owners_missing])
-                return PhoneTurn(f"Did you give card {cards}? Press the number of the card you gave. If you gave "
-                                 "none of these, there is nothing to do.",
-                                 (Ask("owner", "The card you gave", buttons, large=True),), yours)
+                return PhoneTurn(_("Did you give card {cards}? Press the number of the card you gave. If you gave "
+                                   "none of these, there is nothing to do.").format(cards=cards),
+                                 (Ask("owner", _("The card you gave"), buttons, large=True),), yours)
         return PhoneTurn(_waiting_for(state, view), yours=yours)
 
     def table(self, state: GameState) -> TableView:
@@ -117,13 +134,15 @@ class DixitAdapter(BasicAdapter):
         and once all votes are in each card with its votes and, once known, whose it is."""
         view = view_of(state, None, DixitView)
         teller, phase = view.storyteller, view.phase
-        last = " This is the last turn." if view.last_turn and phase != Phase.OVER else ""
+        last = " " + _("This is the last turn.") if view.last_turn and phase != Phase.OVER else ""
         if phase == Phase.OVER:
-            heading = "Dixit: the game is over"
+            heading = _("Dixit: the game is over")
+        elif teller:
+            heading = _("Turn {turn}: {teller} is the storyteller").format(turn=view.turn, teller=teller)
         else:
-            heading = f"Turn {view.turn}: {teller} is the storyteller" if teller else "Dixit: who will be the storyteller?"
-        pile = count_cards(view.draw_pile)
-        lines = [f"{pile[:1].upper()}{pile[1:]} in the draw pile.{last}"]
+            heading = _("Dixit: who will be the storyteller?")
+        pile = _("{cards} in the draw pile.").format(cards=count_cards(view.draw_pile))
+        lines = [f"{pile[:1].upper()}{pile[1:]}{last}"]
         report = state.score_report()[1:]
         if phase in (Phase.STORYTELLER, Phase.CLUE, Phase.CARDS, Phase.OVER) and report:  # how the turn just scored
             lines.append(report[0])
@@ -131,15 +150,16 @@ class DixitAdapter(BasicAdapter):
         meters: tuple[Meter, ...] = ()
         label = ""
         if phase == Phase.VOTE:
-            meters, label = (Meter("Voted", len(view.voted), len(voters), "players"),), "The vote"
+            meters, label = (Meter(_("Voted"), len(view.voted), len(voters), _("players")),), _("The vote")
             if view.voted:
-                lines.insert(0, f"Voted so far: {join_names(view.voted)}.")
+                lines.insert(0, _("Voted so far: {players}.").format(players=join_names(view.voted)))
         elif phase == Phase.CARDS and isinstance(view, DescribedDixitView):
-            meters, label = (Meter("Given", len(view.given), len(voters), "players"),), "The cards for the clue"
+            meters, label = (Meter(_("Given"), len(view.given), len(voters), _("players")),), _("The cards for the clue")
         cards, cards_label = _table_cards(view, teller)
-        clue = view.clue or ("Given aloud at the table." if isinstance(view, DescribedDixitView) and view.clue_aloud else "")
+        aloud = isinstance(view, DescribedDixitView) and view.clue_aloud
+        clue = view.clue or (_("Given aloud at the table.") if aloud else "")
         return TableView(
-            heading, _table_now(state, view), clue, "The clue" if clue else "",
+            heading, _table_now(state, view), clue, _("The clue") if clue else "",
             meters=meters, meters_label=label, cards=cards, cards_label=cards_label, lines=tuple(lines),
         )
 
@@ -154,27 +174,31 @@ class DixitAdapter(BasicAdapter):
     def reading(self, state: GameState, line: str) -> list[str] | None:
         """`card N` (or said: "read card N") reads card N on the table again, `card` every card; with
         the physical cards `card N` is the storyteller's card, so only "read ..." is answered."""
-        words = line.casefold().split()
-        said = words[:1] == ["read"]
+        words = line.split()  # the number as typed: folding would read '²' as 2
+        said = bool(words) and fold_name(words[0]) in _folded("read", p_("command", "read"))
         words = words[1:] if said else words
-        if not words or words[0] not in ("card", "cards") or len(words) > 2:
+        card_words = _folded("card", "cards", p_("command", "card"), p_("command", "cards"))
+        if not words or fold_name(words[0]) not in card_words or len(words) > 2:
             return None
         if not isinstance(state, DescribedDixit):
-            return ["storyhost cannot see the physical cards: look at the table."] if said else None
+            return [_("storyhost cannot see the physical cards: look at the table.")] if said else None
         positions = view_of(state, None, DescribedDixitView).positions
         if not positions:
-            return ["No cards are laid out yet: they are read once every card for the clue is in."]
+            return [_("No cards are laid out yet: they are read once every card for the clue is in.")]
         if len(words) == 1:
             return [_read(position) for position in positions]
         if not words[1].isdecimal() or not 1 <= int(words[1]) <= len(positions):
-            return [f"The cards on the table are numbered 1 to {len(positions)}: say card and one of those numbers."]
+            return [_("The cards on the table are numbered 1 to {count}: say {card} and one of those numbers.").format(
+                count=len(positions), card=p_("command", "card"))]
         return [_read(positions[int(words[1]) - 1])]
 
     def readings(self, state: GameState) -> tuple[tuple[str, str], ...]:
         view = state.view(None)
         if not isinstance(view, DescribedDixitView) or not view.positions:
             return ()
-        return (("card CARD", "read that card on the table again ('card' alone: every card)"),)
+        card = p_("command", "card")
+        return ((f"{card} {p_('param', 'card').upper()}",
+                 _("read that card on the table again ('{card}' alone: every card)").format(card=card)),)
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         if action.verb == "storyteller":
@@ -212,15 +236,16 @@ def _actor(state: GameState, action: Action) -> str | None:
 def _numbered(state: GameState, verb: str, player: str, name: str, chosen: int | None = None,
               faces: Mapping[int, Face] | None = None) -> tuple[Button, ...]:
     """A numbered button for each card `player` may name now with `verb` (their vote, the card
-    they gave, the storyteller's card), from the moves the rules allow; `faces`: what the cards
-    on the table show, said with the number."""
+    they gave, the storyteller's card), from the moves the rules allow, `name` its sentence with
+    the {number}; `faces`: what the cards on the table show, said with the number."""
     buttons = []
     for choice in state.legal_actions():
         if choice.action.verb != verb or _actor(state, choice.action) != player:
             continue
         number = choice.action.args[0]
         face = (faces or {}).get(int(number))
-        buttons.append(Button(number, number, choice.action, name=f"{name} {number}" + (f": {face.title}" if face else ""),
+        said = name.format(number=number)
+        buttons.append(Button(number, number, choice.action, name=f"{said}: {face.title}" if face else said,
                               chosen=str(chosen) == number))
     return tuple(buttons)
 
@@ -229,22 +254,23 @@ def _telling(state: GameState, view: PhysicalDixitView) -> PhoneTurn:
     """The storyteller's turn with the physical cards: the clue, then 'shown', then which card is theirs."""
     teller, phase = already_set(view.storyteller, "the storyteller"), view.phase
     if phase == Phase.CLUE:
-        return PhoneTurn("You are the storyteller: choose one of your cards, say a clue for it aloud, and write "
-                         "the clue here.", (_clue_field(),))
+        return PhoneTurn(_("You are the storyteller: choose one of your cards, say a clue for it aloud, and write "
+                           "the clue here."), (_clue_field(),))
     if phase == Phase.CARDS:
-        return PhoneTurn(f"Take the {count_cards(view.cards_given * (len(view.players) - 1))} the others give "
-                         f"you, shuffle them with yours and lay the {view.cards_shown} cards out face up. Then "
-                         "press Cards shown.", (Ask("shown", "When the cards are laid out",
-                                                    (Button("", "Cards shown", Action("shown")),)),))
+        return PhoneTurn(_("Take the {cards} the others give you, shuffle them with yours and lay the {count} cards "
+                           "out face up. Then press Cards shown.").format(
+                             cards=count_cards(view.cards_given * (len(view.players) - 1)), count=view.cards_shown),
+                         (Ask("shown", _("When the cards are laid out"), (Button("", _("Cards shown"), Action("shown")),)),))
     if phase == Phase.REVEAL:
-        return PhoneTurn("All votes are in. Which card is yours? Press its number.",
-                         (Ask("card", "Your card", _numbered(state, "card", teller, "My card is"), large=True),))
+        return PhoneTurn(_("All votes are in. Which card is yours? Press its number."),
+                         (Ask("card", _("Your card"), _numbered(state, "card", teller, _("My card is {number}")),
+                              large=True),))
     return PhoneTurn(_waiting_for(state, view))
 
 
 def _clue_field() -> Ask:
-    return Ask("clue", "Your clue (a word, a sentence, or what you sang or mimed)",
-               (Button("", "Give the clue", Action("clue", None, ("",))),), field=True)
+    return Ask("clue", _("Your clue (a word, a sentence, or what you sang or mimed)"),
+               (Button("", _("Give the clue"), Action("clue", None, ("",))),), field=True)
 
 
 def _voting(state: GameState, view: DixitView, player: str, yours: tuple[str, ...]) -> PhoneTurn:
@@ -252,14 +278,15 @@ def _voting(state: GameState, view: DixitView, player: str, yours: tuple[str, ..
     teller, mine = view.storyteller, view.my_vote
     faces = ({laid.number: _face(laid.card) for laid in view.positions} if isinstance(view, DescribedDixitView)
              else {})
-    buttons = _numbered(state, "vote", player, "Vote for card", mine, faces)
+    buttons = _numbered(state, "vote", player, _("Vote for card {number}"), mine, faces)
     if mine is None:
-        now = f"Vote for the card you think is {teller}'s: press its number."
+        now = _("Vote for the card you think is {teller}'s: press its number.").format(teller=teller)
         if faces:
-            now += " The cards are listed under the game below, and each was read aloud."
+            now += " " + _("The cards are listed under the game below, and each was read aloud.")
     else:
-        now = f"You voted for card {mine}. You may change your vote until everyone has voted. {waiting(state, player)}"
-    return PhoneTurn(now, (Ask("vote", "Vote for a card", buttons, large=True),), yours, _hand(view))
+        now = _("You voted for card {number}. You may change your vote until everyone has voted.").format(number=mine)
+        now += f" {waiting(state, player)}"
+    return PhoneTurn(now, (Ask("vote", _("Vote for a card"), buttons, large=True),), yours, _hand(view))
 
 
 def _described_turn(state: GameState, view: DescribedDixitView, player: str, yours: tuple[str, ...],
@@ -274,31 +301,36 @@ def _described_turn(state: GameState, view: DescribedDixitView, player: str, you
     if player == teller:
         if phase == Phase.CLUE:
             pick = view.pick
-            picks = Ask("pick", "Your card for the clue", tuple(
-                Button(str(card), "Your card for the clue" if card == pick else "Tell this card",
-                       Action("pick", None, (str(card),)), name=f"Choose {titles[card]} for your clue", chosen=card == pick)
+            picks = Ask("pick", _("Your card for the clue"), tuple(
+                Button(str(card), _("Your card for the clue") if card == pick else _("Tell this card"),
+                       Action("pick", None, (str(card),)), name=_("Choose {title} for your clue").format(title=titles[card]),
+                       chosen=card == pick)
                 for card in titles), on_hand=True)
             if pick is None:
-                return PhoneTurn("You are the storyteller. Read your hand below and choose the card you will give a "
-                                 "clue for: press Tell this card under it.", (picks,), yours, hand)
-            aloud = Ask("aloud", "Or give the clue at the table",
-                        (Button("", "I said, sang or mimed it at the table", Action("aloud")),))
-            return PhoneTurn(f"Your card: {titles[pick]}. Say your clue aloud at the table, sing or mime it, and write "
-                             "it here for the phones; or press the button below it. You may still choose another card.",
+                return PhoneTurn(_("You are the storyteller. Read your hand below and choose the card you will give a "
+                                   "clue for: press Tell this card under it."), (picks,), yours, hand)
+            aloud = Ask("aloud", _("Or give the clue at the table"),
+                        (Button("", _("I said, sang or mimed it at the table"), Action("aloud")),))
+            return PhoneTurn(_("Your card: {title}. Say your clue aloud at the table, sing or mime it, and write it here "
+                               "for the phones; or press the button below it. You may still choose another card.").format(
+                                 title=titles[pick]),
                              (_clue_field(), aloud, picks), yours, hand)
         return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
     if phase == Phase.CARDS and player in state.waiting_for():
-        which = "the card" if view.cards_given == 1 else "the two cards"
-        gives = Ask("give", "Give this card", tuple(
-            Button(str(card), "Give this card", Action("give", player, (str(card),)), name=f"Give {titles[card]}")
+        gives = Ask("give", _("Give this card"), tuple(
+            Button(str(card), _("Give this card"), Action("give", player, (str(card),)),
+                   name=_("Give {title}").format(title=titles[card]))
             for card in titles if card not in view.my_given), on_hand=True)
         takes = _takes(view, player, titles)
-        clue = f"{teller}'s clue: {view.clue}" if view.clue else f"{teller} gave the clue at the table"
-        return PhoneTurn(f"{clue}. Choose {which} of your hand below that best fit{'s' if which == 'the card' else ''} "
-                         "it: press Give this card under it.", (gives, *takes), yours, hand)
+        clue = (_("{teller}'s clue: {clue}.").format(teller=teller, clue=view.clue) if view.clue
+                else _("{teller} gave the clue at the table.").format(teller=teller))
+        choose = n_("Choose the card of your hand below that best fits it: press Give this card under it.",
+                    "Choose the two cards of your hand below that best fit it: press Give this card under it.",
+                    view.cards_given)
+        return PhoneTurn(f"{clue} {choose}", (gives, *takes), yours, hand)
     if phase == Phase.CARDS:
-        return PhoneTurn(f"Your cards are given. {_waiting_for(state, view)} You may take a card back until all are "
-                         "in.", _takes(view, player, titles), yours, hand)
+        return PhoneTurn(_("Your cards are given. {waiting} You may take a card back until all are in.").format(
+            waiting=_waiting_for(state, view)), _takes(view, player, titles), yours, hand)
     return PhoneTurn(_waiting_for(state, view), yours=yours, hand=hand)
 
 
@@ -306,8 +338,9 @@ def _takes(view: DescribedDixitView, player: str, titles: Mapping[int, str]) -> 
     """A button under each card the player gave, to take it back."""
     if not view.my_given:
         return ()
-    return (Ask("take", "Take back", tuple(
-        Button(str(card), "Take it back", Action("take", player, (str(card),)), name=f"Take back {titles[card]}")
+    return (Ask("take", _("Take back"), tuple(
+        Button(str(card), _("Take it back"), Action("take", player, (str(card),)),
+               name=_("Take back {title}").format(title=titles[card]))
         for card in view.my_given), on_hand=True),)
 
 
@@ -319,9 +352,9 @@ def _hand(view: DixitView) -> tuple[HandCard, ...]:
     """The player's hand told in words, each card with what they did with it this turn."""
     if not isinstance(view, DescribedDixitView):
         return ()
-    notes = {card: f"Given to {view.storyteller}" for card in view.my_given}
+    notes = {card: _("Given to {teller}").format(teller=view.storyteller) for card in view.my_given}
     if view.pick is not None:
-        notes[view.pick] = "Your card for the clue"
+        notes[view.pick] = _("Your card for the clue")
     return tuple(HandCard(str(card.id), _face(card), notes.get(card.id, "")) for card in view.hand)
 
 
@@ -338,34 +371,35 @@ def _table_cards(view: DixitView, teller: str | None) -> tuple[tuple[TableCard, 
             TableCard(position.number, _owner(position.owner, position.owner == teller), position.votes)
             for position in view.positions if position.votes is not None
         )
-        return (revealed, "The cards and their votes") if revealed else ((), "")
+        return (revealed, _("The cards and their votes")) if revealed else ((), "")
     if not isinstance(view, DescribedDixitView):
         return (), ""
     if view.positions:
-        return tuple(TableCard(laid.number, face=_face(laid.card)) for laid in view.positions), "The cards"
+        return tuple(TableCard(laid.number, face=_face(laid.card)) for laid in view.positions), _("The cards")
     if view.last_table:
         cards = tuple(
             TableCard(laid.number, _owner(laid.owner, laid.storyteller), laid.votes, _face(laid.card))
             for laid in view.last_table
         )
-        return cards, "The last turn's cards: whose they were, and their votes"
+        return cards, _("The last turn's cards: whose they were, and their votes")
     return (), ""
 
 
 def _waiting_for(state: GameState, view: DixitView) -> str:
     """What the game waits for, to a player who has nothing to do now."""
     teller, phase = view.storyteller, view.phase
+    waited = join_names(list(state.waiting_for()))
     if phase == Phase.CLUE:
-        meanwhile = " Meanwhile, read your hand." if isinstance(view, DescribedDixitView) else ""
-        return f"Waiting for {teller}'s clue.{meanwhile}"
+        meanwhile = " " + _("Meanwhile, read your hand.") if isinstance(view, DescribedDixitView) else ""
+        return _("Waiting for {teller}'s clue.").format(teller=teller) + meanwhile
     if phase == Phase.CARDS:
-        return f"Waiting for the cards of {join_names(list(state.waiting_for()))}."
+        return _("Waiting for the cards of {players}.").format(players=waited)
     if phase == Phase.VOTE:
-        return f"Waiting for the votes of {join_names(list(state.waiting_for()))}."
+        return _("Waiting for the votes of {players}.").format(players=waited)
     if phase == Phase.REVEAL:
-        return f"All votes are in. Waiting for {teller} to say which card is theirs."
+        return _("All votes are in. Waiting for {teller} to say which card is theirs.").format(teller=teller)
     if phase == Phase.OWNERS:
-        return f"Waiting to hear who gave {numbered(_owners_missing(view))}."
+        return _("Waiting to hear who gave {cards}.").format(cards=numbered(_owners_missing(view)))
     return state.status()
 
 
@@ -373,7 +407,17 @@ def _owner(owner: str | None, tellers: bool) -> str:
     """Whose a card is, as the table shows it ("" until known); `tellers`: the storyteller's."""
     if owner is None:
         return ""
-    return f"{owner}'s, the storyteller's card" if tellers else f"{owner}'s"
+    return (_("{owner}'s, the storyteller's card") if tellers else _("{owner}'s")).format(owner=owner)
+
+
+def _language(code: str) -> str:
+    """A language as a sentence names it: 'es (español)'."""
+    return f"{code} ({NAMES[code]})" if code in NAMES else repr(code)
+
+
+def _folded(*words: str) -> frozenset[str]:
+    """Words of the reading command (English, and the table's language) as typed words are matched."""
+    return frozenset(fold_name(word) for word in words)
 
 
 def _owners_missing(view: DixitView) -> tuple[int, ...]:
@@ -384,22 +428,23 @@ def _owners_missing(view: DixitView) -> tuple[int, ...]:
 def _table_now(state: GameState, view: DixitView) -> str:
     """The phase in plain words, for the table."""
     teller, phase = view.storyteller, view.phase
+    waited, cards = join_names(list(state.waiting_for())), count_cards(view.cards_given)
     if phase == Phase.STORYTELLER:
-        return "Find a sentence for one of your cards: the first to find one is the storyteller."
+        return _("Find a sentence for one of your cards: the first to find one is the storyteller.")
     if phase == Phase.CLUE:
-        return f"{teller} is choosing a card and a clue."
+        return _("{teller} is choosing a card and a clue.").format(teller=teller)
     if phase == Phase.CARDS:
         if isinstance(view, DescribedDixitView):
-            return (f"Everyone but {teller} chooses {count_cards(view.cards_given)} for the clue on their phone: "
-                    f"waiting for {join_names(list(state.waiting_for()))}.")
-        return (f"Everyone gives {teller} {count_cards(view.cards_given)} for the clue; {teller} lays out the "
-                f"{view.cards_shown} cards.")
+            return _("Everyone but {teller} chooses {cards} for the clue on their phone: waiting for {players}.").format(
+                teller=teller, cards=cards, players=waited)
+        return _("Everyone gives {teller} {cards} for the clue; {teller} lays out the {count} cards.").format(
+            teller=teller, cards=cards, count=view.cards_shown)
     if phase == Phase.VOTE:
-        return f"Vote in secret for {teller}'s card: waiting for {join_names(list(state.waiting_for()))}."
+        return _("Vote in secret for {teller}'s card: waiting for {players}.").format(teller=teller, players=waited)
     if phase == Phase.REVEAL:
-        return f"All votes are in. {teller}, which card is yours?"
+        return _("All votes are in. {teller}, which card is yours?").format(teller=teller)
     if phase == Phase.OWNERS:
-        return f"Who gave {numbered(_owners_missing(view))}? Their owners score the votes."
+        return _("Who gave {cards}? Their owners score the votes.").format(cards=numbered(_owners_missing(view)))
     return state.status()
 
 

@@ -91,12 +91,14 @@ def load_tale(key_or_path: str | Path) -> Tale:
     return load_deck(parse_tale, key_or_path)
 
 
-def load_described_deck(path: str | Path | None = None, players: int | None = None) -> DescribedDeck:
-    """The Dixit cards told in words of a deck file; None reads the built-in deck. The deck must
-    hold enough cards for Dixit's deal to `players` (`games.dixit.Deal`: the hands, and one turn's
-    cards shown drawn back), or, without a number, for the smallest game (3 players: 26 cards)."""
+def load_described_deck(path: str | Path | None = None, players: int | None = None, language: str = "en") -> DescribedDeck:
+    """The Dixit cards told in words of a deck file; None reads the built-in deck told in
+    `language` (`games.decks.builtin_described_deck`). The deck must hold enough cards for Dixit's
+    deal to `players` (`games.dixit.Deal`: the hands, and one turn's cards shown drawn back), or,
+    without a number, for the smallest game (3 players: 26 cards)."""
     if path is None:
-        return load_builtin(lambda data: parse_described_deck(data, players, None), builtin_described_deck())
+        builtin = builtin_described_deck(language)
+        return load_builtin(lambda data: parse_described_deck(data, players, None), builtin)
     picture = _pictures_in(Path(path).parent)
     return load_deck(lambda data: parse_described_deck(data, players, picture), path)
 
