@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from games.base import Match
-from games.language import _
+from games.language import _, use
 from host.audio.sources import FileSource
 from host.adapters.base import adapter_for
 from host.adapters.listening import Hearing
@@ -29,7 +29,7 @@ from host.speech import registry as recognizers
 from host.speech.registry import open_recognizer
 from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
-from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language
+from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language, translations
 from host.storage.store import GameStore
 
 GAME = "stories"
@@ -119,6 +119,7 @@ def main(argv: list[str]) -> int:
     if refusal:
         print(f"storyhost demo: {refusal}", file=sys.stderr)
         return 2
+    use(translations(options.language))  # the recording's language, whatever the last game's was
     try:
         recognizer = open_recognizer(options.asr, options.model, live=not options.fast)
     except RecognizerError as error:

@@ -66,7 +66,9 @@ def test_demo_referees_the_recorded_arctic_story(tmp_path):
     """The bundled recording through PocketSphinx (deterministic, so the whole output is golden)
     and the referee: ticks with their times, Stop! when Melanie has all five, the rulebook's
     judgements (ice-cold ticks neither cold nor ice, froze ticks freeze, polar bears ticks polar
-    bear) and the scores."""
+    bear) and the scores. In English (its recording's language) after a game in Spanish."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "preferences.json").write_text('{"language": "es"}', encoding="utf-8")
     result = run_storyhost(tmp_path, "demo", "--fast", "--silent", "--asr", "pocketsphinx")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
