@@ -219,11 +219,6 @@ def points(count: int) -> str:
     return n_("{count} point", "{count} points", count).format(count=count)
 
 
-def plural(count: int, word: str) -> str:
-    """'1 point', '2 points': English only; being replaced by n_() at each use."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def most_points_wins(totals: Mapping[str, int]) -> Outcome:
     """The player(s) with the most points win; a tie shares the victory."""
     best = max(totals.values())
