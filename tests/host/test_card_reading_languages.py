@@ -6,20 +6,15 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
-from games.base import Match
 from games.decks import Tale
 from games.language import speaking
 from host.adapters.base import adapter_for
 from host.adapters.card_reading import CardReading
 from host.adapters.listening import Hearing
-from host.cli.catalog import make
-from host.session.session import Session, SessionConfig, TextOutput
 from host.storage.catalogs import translations
 from host.storage.decks import load_tale
 from host.storage.store import GameStore
-from host.voice.control import VoiceControl
-from host.voice.phrases import Names
-from tests.host.test_spoken_news import Scripted, said
+from tests.host.test_spoken_news import Scripted, said, storytelling_session
 
 SETTINGS = {"players": ["Marc", "Lea"], "seed": 11, "tale": asdict(load_tale("cinderella")), "advanced": False,
             "clock_steps": 12, "track_length": 16, "storyteller": "human", "language": "es"}
@@ -36,14 +31,8 @@ def test_a_spanish_card_read_aloud_is_known_and_another_one_asked_about_in_spani
     texts = {card.number: card.text for card in Tale.of_game(SETTINGS).cards}
     printed: list[str] = []
     with speaking(translations("es")), GameStore(tmp_path / "games.sqlite3") as store:
-        game = store.create("storytelling", SETTINGS)
-        match = Match(make("storytelling", SETTINGS))
-        on_top = match.state.card_number
+        game, session, on_top = storytelling_session(store, SETTINGS, printed, CardReading(texts, "es"))
         other = next(number for number in texts if number != on_top)
-        output = TextOutput(write=printed.append)
-        session = Session(SessionConfig(store=store, game_id=game, match=match, output=output,
-                                        voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
-                                        listeners=(CardReading(texts, "es"),)))
         session.run(Scripted([said(texts[other].lower())]))
         assert store.actions(game) == []
     assert f"Narrador, lee en voz alta la carta {on_top}, por favor." in printed
