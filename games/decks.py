@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from games.base import SetupError, join_names
 from games.dixit_rules import MIN_PLAYERS, Deal
+from games.language import N_, _
 from games.json_checks import Checker, DeckProblems, closest, kind
 from games.registry import game_data
 
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
     from importlib.abc import Traversable
 
 TALE_KEYS = ("saint-george", "three-pigs", "cinderella", "hare-tortoise")
+#: the languages a tale may be written in, named as a sentence says them
+TALE_LANGUAGES = {"en": N_("English"), "es": N_("Spanish"), "ca": N_("Catalan"), "de": N_("German")}
 FRAME_COLOURS = ("red", "blue", "green", "yellow")
 #: the built-in Stories! decks by language (a deck file names its language, English when it does not)
 STORIES_FILES = {"en": "stories.json", "es": "stories-es.json"}
@@ -68,6 +72,9 @@ class Tile:
 
     name: str
     frame: str | None = None
+    #: its English name, by which the engine's rules know it (the advanced rules' BREATH and
+    #: BLEW), when the tale is played in another language
+    known_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,16 +88,71 @@ class TaleCard:
 
 
 @dataclass(frozen=True)
+class TaleWording:
+    """A tale's words in one language: its title, its tiles' names (in the order of the tale's
+    tiles) and its cards' texts (cards 1 to 13); pictures and points are the tale's own."""
+
+    language: str
+    title: str
+    tiles: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Tale:
-    """One Storytelling story: 16 tiles and 13 cards numbered 1 to 13."""
+    """One Storytelling story: 16 tiles and 13 cards numbered 1 to 13, written in `language`,
+    and in the other languages of `wordings` (the same pictures in the same order)."""
 
     key: str
     title: str
     tiles: tuple[Tile, ...]
     cards: tuple[TaleCard, ...]
+    language: str = "en"
+    wordings: tuple[TaleWording, ...] = ()
 
     def tile(self, name: str) -> Tile:
         return next(tile for tile in self.tiles if tile.name == name)
+
+    def named(self, english: str) -> str:
+        """The name in this tale's language of the tile whose English name is `english`."""
+        return next((tile.name for tile in self.tiles if (tile.known_as or tile.name) == english), english)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return (self.language, *(wording.language for wording in self.wordings))
+
+    def wording(self, language: str) -> TaleWording | None:
+        """The tale's words in `language`, None when it is not written in it."""
+        if language == self.language:
+            texts = tuple(card.text for card in sorted(self.cards, key=lambda card: card.number))
+            return TaleWording(language, self.title, tuple(tile.name for tile in self.tiles), texts)
+        return next((wording for wording in self.wordings if wording.language == language), None)
+
+    def told_in(self, language: str) -> Tale:
+        """The tale as a game in `language` plays it: its title, tiles and cards in that language
+        (each tile knowing its English name); SetupError when the tale is not written in it."""
+        wording = self.wording(language)
+        if wording is None:
+            names = [_(TALE_LANGUAGES.get(code, code)) for code in self.languages]
+            raise SetupError(_(
+                "{title} is not written in {language}: its cards are in {languages}. Choose another tale, "
+                "or add its cards in {language} to the tale file."
+            ).format(title=self.title, language=_(TALE_LANGUAGES.get(language, language)), languages=join_names(names)))
+        english = self.wording("en") if language != "en" else None
+        renamed = dict(zip((tile.name for tile in self.tiles), wording.tiles))
+        return Tale(
+            self.key,
+            wording.title,
+            tuple(
+                Tile(name, tile.frame, english.tiles[index] if english else None)
+                for index, (tile, name) in enumerate(zip(self.tiles, wording.tiles))
+            ),
+            tuple(
+                replace(card, text=wording.texts[card.number - 1], pictures=tuple(renamed[name] for name in card.pictures))
+                for card in self.cards
+            ),
+            language,
+        )
 
     @classmethod
     def from_settings(cls, data: Mapping[str, Any]) -> Tale:
@@ -103,7 +165,18 @@ class Tale:
                 TaleCard(card["number"], card["text"], tuple(card["pictures"]), card["points"])
                 for card in data["cards"]
             ),
+            language=data.get("language", "en"),  # games saved before tales had languages
+            wordings=tuple(
+                TaleWording(wording["language"], wording["title"], tuple(wording["tiles"]), tuple(wording["texts"]))
+                for wording in data.get("wordings", ())
+            ),
         )
+
+    @classmethod
+    def of_game(cls, settings: Mapping[str, Any]) -> Tale:
+        """The tale of a game's settings, told in the game's language (English when the
+        settings, saved before games had languages, name none)."""
+        return cls.from_settings(settings["tale"]).told_in(settings.get("language", "en"))
 
 
 def sentences(text: str) -> tuple[str, ...]:
@@ -199,19 +272,23 @@ def parse_opening_cards(data: Any) -> OpeningDeck:
 
 
 def parse_tale(data: Any) -> Tale:
-    """A Storytelling tale: its key (one of TALE_KEYS), title, 16 tiles and 13 cards."""
+    """A Storytelling tale: its key (one of TALE_KEYS), language (English when not given), title,
+    16 tiles and 13 cards, and maybe its words in other languages (`languages`)."""
     check = Checker()
-    root = check.object(data, "", ("game", "key", "title", "tiles", "cards"))
+    root = check.object(data, "", ("game", "key", "title", "tiles", "cards"), ("language", "languages"))
     if root is None:
         raise DeckProblems(check.problems)
     check.game(root, "storytelling")
     key = _tale_key(root, check)
+    language = _language(root.get("language", "en"), "language", check)
     title = check.text(root, "title", "")
     tiles = _tiles(root, key, check)
     cards = _tale_cards(root, None if tiles is None else {tile.name for tile in tiles}, check)
-    if check.problems or key is None or title is None or tiles is None:
+    # the pictures in other languages are compared with the tale's own once those are right
+    wordings = _wordings(root, language, None if check.problems else tiles, cards, check)
+    if check.problems or key is None or language is None or title is None or tiles is None:
         raise DeckProblems(check.problems)
-    return Tale(key, title, tiles, cards)
+    return Tale(key, title, tiles, cards, language, wordings)
 
 
 def parse_described_deck(data: Any, players: int | None, picture: PictureFile | None) -> DescribedDeck:
@@ -278,12 +355,100 @@ def _tile_name(tile: dict[str, Any], path: str, check: Checker) -> str | None:
     """Tile names are spoken and recognised by voice: capitals, single spaces. A name written
     otherwise is returned as it should be, so that the cards are checked against that."""
     name = check.text(tile, "name", path)
-    if name is None:
-        return None
+    return None if name is None else _spoken(name, f"{path}.name", check)
+
+
+def _spoken(name: str, path: str, check: Checker) -> str:
     spoken = " ".join(name.upper().split())
     if name != spoken:
-        check.add(f"{path}.name", f"write tile names in capitals with single spaces: {spoken!r}")
+        check.add(path, f"write tile names in capitals with single spaces: {spoken!r}")
     return spoken
+
+
+def _language(code: Any, path: str, check: Checker) -> str | None:
+    if code in TALE_LANGUAGES:
+        return str(code)
+    check.add(path, f"expected one of {', '.join(TALE_LANGUAGES)}, found {kind(code)}")
+    return None
+
+
+def _wordings(
+    root: dict[str, Any], language: str | None, tiles: tuple[Tile, ...] | None, cards: tuple[TaleCard, ...],
+    check: Checker,
+) -> tuple[TaleWording, ...]:
+    """The tale in other languages: `languages` maps a language to its title, its 16 tile names
+    in the order of `tiles`, and its 13 cards, each with the same pictures in the same order as
+    the tale's card of that number, named in that language."""
+    if "languages" not in root:
+        return ()
+    block = root["languages"]
+    if not isinstance(block, dict):
+        check.add("languages", f"expected an object of languages such as \"es\", found {kind(block)}")
+        return ()
+    wordings = []
+    for code, value in block.items():
+        path = f"languages.{code}"
+        if _language(code, path, check) is None:
+            continue
+        if code == language:
+            check.add(path, f"the tale itself is written in {code}; give here only its other languages")
+            continue
+        wording = _wording(code, value, path, tiles, cards, check)
+        if wording is not None:
+            wordings.append(wording)
+    return tuple(wordings)
+
+
+def _wording(
+    code: str, value: Any, path: str, tiles: tuple[Tile, ...] | None, cards: tuple[TaleCard, ...], check: Checker
+) -> TaleWording | None:
+    block = check.object(value, path, ("title", "tiles", "cards"))
+    if block is None:
+        return None
+    title = check.text(block, "title", path)
+    names = _translated_tiles(block, path, check)
+    renamed = dict(zip((tile.name for tile in tiles), names)) if tiles is not None and names is not None else None
+    items = check.items(block, "cards", path, TALE_CARDS, TALE_CARDS, f"exactly {TALE_CARDS} cards") or []
+    texts = []
+    for index, item in enumerate(items):
+        where = f"{path}.cards[{index}]"
+        card = check.object(item, where, ("number", "text", "pictures"))
+        if card is None:
+            continue
+        number = check.whole(card, "number", where)
+        if number is not None and number != index + 1:
+            check.add(f"{where}.number", f"expected {index + 1}, found {number}; number the cards 1 to {TALE_CARDS} in order")
+        text = check.text(card, "text", where)
+        if text is not None:
+            texts.append(text)
+        original = next((tale_card for tale_card in cards if tale_card.number == index + 1), None)
+        if "pictures" in card and renamed is not None and original and set(original.pictures) <= renamed.keys():
+            expected = [renamed[name] for name in original.pictures]
+            if card["pictures"] != expected:
+                check.add(f"{where}.pictures", f"expected {expected}: the pictures of card {index + 1} in the "
+                                               f"same order, named as the tiles of {path}.tiles")
+    if title is None or names is None or len(texts) != TALE_CARDS:
+        return None
+    return TaleWording(code, title, names, tuple(texts))
+
+
+def _translated_tiles(block: dict[str, Any], path: str, check: Checker) -> tuple[str, ...] | None:
+    """The tiles' names in one language, in the order of the tale's tiles, all different."""
+    items = check.items(block, "tiles", path, TALE_TILES, TALE_TILES, f"exactly {TALE_TILES} tile names in the "
+                                                                       "order of the tale's tiles")
+    if items is None:
+        return None
+    names: list[str] = []
+    for index, item in enumerate(items):
+        where = f"{path}.tiles[{index}]"
+        if not isinstance(item, str) or not item.strip():
+            check.add(where, f"expected a tile name, found {kind(item)}")
+            continue
+        name = _spoken(item, where, check)
+        if name in names:
+            check.add(where, f"{name!r} is already the name of {path}.tiles[{names.index(name)}]")
+        names.append(name)
+    return tuple(names) if len(names) == TALE_TILES == len(set(names)) else None
 
 
 def _frame(tile: dict[str, Any], key: str | None, path: str, check: Checker) -> str | None:

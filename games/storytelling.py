@@ -247,7 +247,7 @@ class StorytellingState(GameState):
         self.race = self.variant == "hare-tortoise"
         self.rows, self.columns = (2, 8) if self.race else (4, 4)
         check_tale(tale, self.rows * self.columns, self.variant == "cinderella")
-        self.trigger = TRIGGER_TILES.get(self.variant or "")
+        self.trigger = tale.named(TRIGGER_TILES[self.variant]) if self.variant in TRIGGER_TILES else None
         if self.trigger and self.trigger not in (tile.name for tile in tale.tiles):
             raise SetupError(_("The advanced rules of this tale need a {tile} tile.").format(tile=self.trigger))
         if clock_steps < 1:
@@ -741,7 +741,7 @@ class StorytellingState(GameState):
 def _make(settings: Settings, services: Services) -> StorytellingState:
     return StorytellingState(
         settings["players"],
-        Tale.from_settings(settings["tale"]),
+        Tale.of_game(settings),
         settings["seed"],
         advanced=settings["advanced"],
         clock_steps=settings["clock_steps"],

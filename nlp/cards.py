@@ -19,14 +19,22 @@ the card's own tale nor against all 52 cards; readings of one tale scored agains
 cards (standing for unrelated speech) reached scores of 0.62 and margins of 0.148, never both.
 Festival readings were all sure after a median 31% of the card's audio (p95 46%); espeak-ng,
 which PocketSphinx mostly mishears, was sure on 10 cards of 52.
+
+A tale told in Spanish, Catalan or German is heard by Whisper forced to that language, which
+writes real words of it; the CMU dictionary knows none, so there each word is its spelling folded
+to how it sounds (`SPELLINGS`: accents off, letters read alike made one, silent letters dropped),
+one character a letter, and numbers Whisper writes as digits are spelled out in the language
+(num2words). tests/benchmarks/bench_cards_languages.py measures it.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from num2words import num2words
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
@@ -42,6 +50,16 @@ _ONES = (
 )
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _PHONES: dict[str, str] = {}  # phone -> the character standing for it
+#: how a word of each language other than English sounds, from its spelling: (pattern,
+#: replacement) in order, on the casefolded word with its accents off
+SPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (("ch", "C"), ("ll", "y"), ("qu", "k"), ("c(?=[ei])", "z"), ("c", "k"), ("g(?=[ei])", "j"),
+           ("gu(?=[ei])", "g"), ("h", ""), ("v", "b"), ("w", "b"), ("x", "ks")),
+    "ca": (("ny", "N"), ("l·l", "l"), ("qu(?=[ei])", "k"), ("c(?=[ei])", "s"), ("c", "k"), ("ç", "s"),
+           ("tx", "x"), ("tj|tg", "j"), ("g(?=[ei])", "j"), ("gu(?=[ei])", "g"), ("h", ""), ("v", "b")),
+    "de": (("sch", "S"), ("ch", "X"), ("ck", "k"), ("tz", "z"), ("ie", "i"), ("ph", "f"), ("th", "t"),
+           ("dt", "t"), ("v", "f"), ("(?<=[aeiouy])h", ""), ("ß", "ss")),
+}
 
 
 @dataclass(frozen=True)
@@ -54,17 +72,21 @@ class CardGuess:
 
 
 class CardIdentifier:
-    """Finds the card being read among `texts` (card number -> text)."""
+    """Finds the card being read among `texts` (card number -> text) in `language` (en, or one
+    of SPELLINGS)."""
 
-    def __init__(self, texts: Mapping[int, str]) -> None:
+    def __init__(self, texts: Mapping[int, str], language: str = "en") -> None:
         if not texts:
             raise ValueError("no card texts to identify a card among")
-        self._cards = {number: _sounds(text) for number, text in texts.items()}
+        if language != "en" and language not in SPELLINGS:
+            raise ValueError(f"cards in {language!r} cannot be identified: only in en, {', '.join(SPELLINGS)}")
+        self.language = language
+        self._cards = {number: _sounds(text, language) for number, text in texts.items()}
 
     def identify(self, heard: str) -> CardGuess | None:
         """The card `heard` (recognized words, all of the reading so far) is most like; None when
         nothing was heard."""
-        sounds = _sounds(heard)
+        sounds = _sounds(heard, self.language)
         if not sounds:
             return None
         weight = min(1.0, len(sounds.replace(" ", "")) / EVIDENCE)
@@ -81,11 +103,12 @@ class CardIdentifier:
         return guess is not None and guess.score >= SURE_SCORE and guess.margin >= SURE_MARGIN
 
 
-def words(text: str) -> list[str]:
-    """Casefolded words without punctuation, hyphens split, digits spelled out ("Six-12" ->
-    ["six", "twelve"]); apostrophes inside words stay ("dragon's")."""
-    text = re.sub(r"\d+", lambda m: f" {_number(int(m.group()))} ", text.casefold().replace("’", "'"))
-    return [word.strip("'") for word in re.findall(r"[^\W_]+(?:'[^\W_]+)*", text)]
+def words(text: str, language: str = "en") -> list[str]:
+    """Casefolded words without punctuation, hyphens split, digits spelled out in `language`
+    ("Six-12" -> ["six", "twelve"]); apostrophes inside words stay ("dragon's", "d'un")."""
+    spell = _number if language == "en" else lambda n: num2words(n, lang=language)
+    text = re.sub(r"\d+", lambda m: f" {spell(int(m.group()))} ", text.casefold().replace("’", "'"))
+    return [word.strip("'") for word in re.findall(r"[^\W_]+(?:['·][^\W_]+)*", text)]
 
 
 def _number(n: int) -> str:
@@ -100,9 +123,21 @@ def _number(n: int) -> str:
     raise AssertionError(n)
 
 
-def _sounds(text: str) -> str:
-    """The text's phones, a character each, words apart."""
-    return " ".join(_pronounce(word) for word in words(text))
+def _sounds(text: str, language: str) -> str:
+    """The text's sounds, a character each, words apart: English phones, or another language's
+    folded spelling."""
+    if language == "en":
+        return " ".join(_pronounce(word) for word in words(text))
+    return " ".join(_spelled(word, language) for word in words(text, language))
+
+
+@lru_cache(maxsize=8192)
+def _spelled(word: str, language: str) -> str:
+    """The word as it sounds in `language`, from its spelling: see SPELLINGS; doubled letters once."""
+    for pattern, sound in SPELLINGS[language]:
+        word = re.sub(pattern, sound, word)
+    plain = "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+    return re.sub(r"(.)\1+", r"\1", plain.replace("'", ""))
 
 
 @lru_cache(maxsize=8192)

@@ -2,7 +2,7 @@
 
 At the start of each turn the host asks the storyteller to read the card on top of their pile
 and listens to free speech. Each utterance is added to what was heard of this reading, and
-`nlp.cards.CardIdentifier` compares it with the tale's card texts. Once it is sure: the expected
+`nlp.cards.CardIdentifier` compares it with the tale's card texts, in the game's language. Once it is sure: the expected
 card is confirmed and the active player hears the pictures to find; another card is asked
 about ("read 9" tells the engine the storyteller's pile differs from the host's). When as many
 words as the best-matching card holds were heard and no card is sure, the host asks about that
@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from games.base import Action, Event, GameState, already_set, view_of
+from games.language import _
 from games.storytelling import Phase, StorytellingView
 from host.adapters.listening import Announce, Ask, Attention, BasicListener, Response
 from host.speech.hearing import Heard
@@ -36,6 +37,8 @@ class CardReading(BasicListener):
     """Listens to the card read aloud at the start of each turn, until it knows which it is."""
 
     texts: dict[int, str]
+    #: the language the cards are read in (the game's: see games.decks.Tale.of_game)
+    language: str = "en"
     identifier: CardIdentifier = field(init=False)
     heard: list[str] = field(default_factory=list)
     #: the turn whose card is known; None before the first
@@ -44,7 +47,7 @@ class CardReading(BasicListener):
     held: str | None = None
 
     def __post_init__(self) -> None:
-        self.identifier = CardIdentifier(self.texts)
+        self.identifier = CardIdentifier(self.texts, self.language)
 
     def waiting(self, state: GameState) -> bool:
         """A turn has begun and the card read aloud is not known yet."""
@@ -55,7 +58,7 @@ class CardReading(BasicListener):
     def begin(self, state: GameState, pictures: str) -> str:
         """A new card is on top: hold the pictures back, ask the storyteller to read."""
         self.heard, self.held = [], pictures
-        return f"Storyteller, please read card {_card_number(state)} aloud."
+        return _("Storyteller, please read card {number} aloud.").format(number=_card_number(state))
 
     def attention(self, state: GameState) -> Attention | None:
         return Attention(story=False) if self.waiting(state) else None
@@ -66,13 +69,15 @@ class CardReading(BasicListener):
             return
         recognised = self.recognise(state, heard.hypothesis.text)
         if recognised.guess is not None:  # the whole card was heard, and the host is not sure
-            yield Ask(Question(f"Was that card {recognised.guess}", _read(recognised.guess), plain=True))
+            yield Ask(Question(_("Was that card {number}").format(number=recognised.guess), _read(recognised.guess),
+                               plain=True))
         elif recognised.number == recognised.expected:
             yield Announce(tuple(self.confirm(state)))
         elif recognised.number is not None:
             yield Ask(Question(
-                f"That was card {recognised.number}, not card {recognised.expected} on top of the pile. "
-                f"Play card {recognised.number}", _read(recognised.number), plain=True,
+                _("That was card {number}, not card {expected} on top of the pile. Play card {number}").format(
+                    number=recognised.number, expected=recognised.expected),
+                _read(recognised.number), plain=True,
             ))
 
     def recognise(self, state: GameState, text: str) -> Recognised:
@@ -85,7 +90,7 @@ class CardReading(BasicListener):
             return Recognised(None, expected)
         if self.identifier.sure(guess):
             return Recognised(guess.number, expected)
-        if len(words(heard)) < len(words(self.texts[guess.number])):  # still reading
+        if len(words(heard, self.language)) < len(words(self.texts[guess.number], self.language)):  # still reading
             return Recognised(None, expected)
         self.heard = []
         return Recognised(None, expected, guess=guess.number)
@@ -95,7 +100,7 @@ class CardReading(BasicListener):
         self.known, self.heard = view_of(state, None, StorytellingView).turn, []
         number = _card_number(state)
         held, self.held = self.held, None
-        return [f"Card {number}.", *([held] if held else [])]
+        return [_("Card {number}.").format(number=number), *([held] if held else [])]
 
     def announced(self, state: GameState, events: list[Event], action: Action | None) -> list[Event]:
         """What the table hears of `events`: a person reads the card, not the host, which holds

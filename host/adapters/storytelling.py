@@ -64,7 +64,8 @@ class StorytellingAdapter(BasicAdapter):
         grid = GridAnswer(self.grid)
         if not hearing.speech or settings.get("storyteller") != "human":
             return (grid,)
-        return grid, CardReading({card.number: card.text for card in Tale.from_settings(settings["tale"]).cards})
+        tale = Tale.of_game(settings)
+        return grid, CardReading({card.number: card.text for card in tale.cards}, tale.language)
 
     def grid(self, state: GameState, which: str = "") -> str:
         """The grid's shape and the tiles face up; or one row or column, place by place:

