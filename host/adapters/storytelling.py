@@ -50,7 +50,7 @@ class StorytellingAdapter(BasicAdapter):
         return {"tale": asdict(decks.load_tale(options.deck or options.tale)), "storyteller": options.storyteller}
 
     def variant(self, settings: Settings) -> str:
-        title = settings["tale"]["title"]
+        title = Tale.of_game(settings).title  # in the game's language
         if settings.get("advanced"):
             title = _("{tale}, advanced rules").format(tale=title)
         return f" ({title})"
