@@ -69,13 +69,13 @@ class CardReading(BasicListener):
             return
         recognised = self.recognise(state, heard.hypothesis.text)
         if recognised.guess is not None:  # the whole card was heard, and the host is not sure
-            yield Ask(Question(_("Was that card {number}").format(number=recognised.guess), _read(recognised.guess),
+            yield Ask(Question(_("Was that card {number}?").format(number=recognised.guess), _read(recognised.guess),
                                plain=True))
         elif recognised.number == recognised.expected:
             yield Announce(tuple(self.confirm(state)))
         elif recognised.number is not None:
             yield Ask(Question(
-                _("That was card {number}, not card {expected} on top of the pile. Play card {number}").format(
+                _("That was card {number}, not card {expected} on top of the pile. Play card {number}?").format(
                     number=recognised.number, expected=recognised.expected),
                 _read(recognised.number), plain=True,
             ))

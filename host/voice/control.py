@@ -56,7 +56,8 @@ class Question:
     asked: str
     command: Command | None = None
     dictation: Phrase | None = None
-    #: `asked` is the whole question, not a phrase heard ("Did you say: ...")
+    #: `asked` is the whole question with its question marks (a language may open one too: "¿"),
+    #: not a phrase heard ("Did you say: ...")
     plain: bool = False
 
 
@@ -186,9 +187,9 @@ class VoiceControl:
         """Ask yes or no; the answer comes through `hear`."""
         self.question, self._unclear = question, 0
         if self.brief():
-            self.say(_("{question}?").format(question=question.asked))
+            self.say(question.asked if question.plain else _("{question}?").format(question=question.asked))
         elif question.plain:
-            self.say(_("{question}? Say yes or no.").format(question=question.asked))
+            self.say(_("{question} Say yes or no.").format(question=question.asked))
         else:
             self.say(_("Did you say: {phrase}? Say yes or no.").format(phrase=question.asked))
         return []
@@ -212,8 +213,10 @@ class VoiceControl:
                 self.question = None
                 self.say(_("Cancelled."))
             else:
+                asked = self.question.asked
                 self.say(_("Yes or no?") if self.brief() else
-                         _("Please say yes or no: {question}?").format(question=self.question.asked))
+                         _("Please say yes or no: {question}").format(question=asked) if self.question.plain else
+                         _("Please say yes or no: {question}?").format(question=asked))
             return []
         question, self.question = self.question, None
         if answers[understood.phrase] == "no":
