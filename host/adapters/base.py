@@ -21,8 +21,14 @@ from games.registry import registered
 from host.adapters.listening import Hearing, Listener
 from host.adapters.views import PhoneTurn, TableView
 from host.commands import HostPhrase, check_game
+from host.storage.catalogs import NAMES
 from host.voice.phrases import Names, Phrase
 from nlp import Referee, referee_for
+
+
+def language_named(code: str) -> str:
+    """A language as a sentence names it: 'es (español)'."""
+    return f"{code} ({NAMES[code]})" if code in NAMES else repr(code)
 
 
 def referee(language: str = "en") -> Referee:

@@ -20,7 +20,7 @@ from games.language import N_, _, n_, p_
 from host.adapters.base import BasicAdapter, GameAdapter, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
-from host.storage.catalogs import DEFAULT, NAMES
+from host.storage.catalogs import DEFAULT
 from host.commands import HostPhrase
 from host.voice.phrases import SLOT, Names, Phrase, each
 from nlp.commands import number_words
@@ -58,7 +58,7 @@ class DixitAdapter(BasicAdapter):
         if options.deck == BUILT_IN and not builtin_described_deck(language).is_file():
             raise SetupError(_("The built-in deck told in words is not told in {language} yet: play with the physical "
                                "cards (leave out --deck), or with a deck file of your own told in {language}.").format(
-                language=_language(language)))
+                language=language_named(language)))
         deck = decks.load_described_deck(None if options.deck == BUILT_IN else options.deck, len(options.players),
                                          language)
         if deck.language != language:
@@ -66,7 +66,7 @@ class DixitAdapter(BasicAdapter):
                                "would be read in another language than the game's. Choose a deck told in {game}, or "
                                "play in {deck} with --language {code}. A deck file names its language in its field 'language' (English "
                                "when it has none).").format(
-                title=deck.title, deck=_language(deck.language), game=_language(language), code=deck.language))
+                title=deck.title, deck=language_named(deck.language), game=language_named(language), code=deck.language))
         return {"deck": {"title": deck.title, "language": deck.language, "cards": [asdict(card) for card in deck.cards]},
                 "deck_size": len(deck.cards)}
 
@@ -408,11 +408,6 @@ def _owner(owner: str | None, tellers: bool) -> str:
     if owner is None:
         return ""
     return (_("{owner}'s, the storyteller's card") if tellers else _("{owner}'s")).format(owner=owner)
-
-
-def _language(code: str) -> str:
-    """A language as a sentence names it: 'es (español)'."""
-    return f"{code} ({NAMES[code]})" if code in NAMES else repr(code)
 
 
 def _folded(*words: str) -> frozenset[str]:

@@ -10,16 +10,17 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from games.base import Action, GameState, Settings, already_set, join_names, points, view_of
+from games.base import Action, GameState, SetupError, Settings, already_set, join_either, join_names, points, view_of
 from games.language import N_, _, n_, p_
 from games.stories import SPEC, TERMS_PER_PLAYER, Phase, StoriesView, listed_terms, side_said
 from games.stories_scoring import QUESTION_COSTS
-from host.adapters.base import BasicAdapter, GameAdapter, referee, waiting
+from host.adapters.base import BasicAdapter, GameAdapter, language_named, referee, waiting
 from host.adapters.listening import Hearing, Listener
 from host.adapters.narration import NarrationListener
 from host.adapters.story_clock import StoryClock
 from host.adapters.views import Ask, Button, Meter, PhoneTurn, TableView
 from host.storage import decks
+from nlp.referee import LANGUAGES
 from host.voice.phrases import SLOT, Names, Phrase, each
 
 #: the verbs whose dictated words name one of the player's own terms
@@ -31,8 +32,13 @@ class StoriesAdapter(BasicAdapter):
     phone_verbs = frozenset({"side", "term", "erase", "start", "tick", "untick", "question", "timeup", "confirm"})
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
-        """The deck in the game's language: the built-in one, or a file in that language."""
+        """The deck in the game's language: the built-in one, or a file in that language; a
+        language without term rules is refused first (no deck would make it playable)."""
         language = getattr(options, "language", None) or "en"
+        if language not in LANGUAGES:
+            raise SetupError(_("Stories! is played in {languages}: storyhost knows its rules for allowed words in no other "
+                               "language. Choose one with --language.").format(
+                languages=join_either([language_named(code) for code in LANGUAGES])))
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck, language)]}
 
     move_nouns: Mapping[str, tuple[str, str]] = {"timeup": (N_("time up"), N_("time up")),

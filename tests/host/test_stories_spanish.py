@@ -125,6 +125,20 @@ def test_storyhost_play_refuses_a_deck_in_another_language_in_one_line_and_plays
     assert re.search(r"^Cara normal: «Frase \d\.\.\.»$", played.stdout, re.MULTILINE)
 
 
+@pytest.mark.parametrize("language, said", [
+    ("ca", "Stories! es juga en en (English) o es (español): storyhost no en coneix les regles de paraules permeses "
+           "en cap altra llengua. Tria'n una amb --language."),
+    ("de", "Stories! wird auf en (English) oder es (español) gespielt: In keiner anderen Sprache kennt storyhost die "
+           "Regeln für erlaubte Wörter. Wähle eine mit --language.")])
+def test_stories_in_a_language_without_term_rules_is_refused_in_its_words_even_with_a_deck_in_it(
+        tmp_path: Path, language: str, said: str) -> None:
+    """Catalan and German are spoken by the host (Storytelling, Dixit), but Stories! judges terms
+    by rules storyhost has for English and Spanish only: refused before a deck is asked for."""
+    refused = run_storyhost(tmp_path, *PLAY, "--language", language, "--deck", str(deck(tmp_path, language)), stdin="quit\n")
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines()[-1].endswith(said), refused.stderr
+
+
 @pytest.mark.slow
 def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
     """The demo's story is an English recording; none in Spanish can be made here (no natural voice)."""
