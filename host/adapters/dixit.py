@@ -17,7 +17,7 @@ from games.dixit import DECK_SIZE, MAX_PLAYERS, SPEC, DescribedDixit, Phase, Phy
 from games.dixit_described import DescribedDixitView, LaidCard, card_read
 from games.dixit_rules import DixitView, numbered
 from games.language import N_, _, n_, p_
-from host.adapters.base import BasicAdapter, GameAdapter, waiting
+from host.adapters.base import BasicAdapter, GameAdapter, language_named, waiting
 from host.adapters.views import Ask, Button, Face, HandCard, Meter, PhoneTurn, TableCard, TableView
 from host.storage import decks
 from host.storage.catalogs import DEFAULT
