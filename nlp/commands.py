@@ -129,6 +129,19 @@ def spelled(words: str) -> str:
     )
 
 
+def written(words: str) -> str:
+    """Spoken words as free recognition writes them: numbers as digits, a lone letter before one
+    joined to it in capitals ("flip b three" -> "flip B3", "vota leo dos" -> "vota leo 2")."""
+    out: list[str] = []
+    for word in words.split():
+        number = word_number(word)
+        if number is not None and out and len(out[-1]) == 1 and out[-1].isalpha():
+            out[-1] = f"{out[-1].upper()}{number}"
+        else:
+            out.append(word if number is None else str(number))
+    return " ".join(out)
+
+
 def rhyme(phrase: str, other: str) -> bool:
     """Whether two phrases (spoken) differ by one rhyming letter alone: "flip b three", "flip d three"."""
     a, b = phrase.split(), other.split()

@@ -14,6 +14,7 @@ import ctypes
 import math
 import re
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,8 @@ from pathlib import Path
 import ctranslate2
 import numpy as np
 from faster_whisper import WhisperModel
+from faster_whisper.audio import pad_or_trim
+from faster_whisper.tokenizer import Tokenizer
 
 from host.speech.recognizer import SAMPLE_RATE, BrokenModel, MissingModel, RecognizerError
 from nlp.ticks import HeardWord
@@ -29,6 +32,7 @@ NAME = "Whisper"
 
 PADDING = 1.0  # seconds of padding after the audio in the encoder's window
 MIN_WINDOW = 10  # seconds: the encoder's shortest window
+_SCORED_TOGETHER = 16  # phrases scored in one batch: each step of each keeps 51,865 logits
 WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
 
 # Segment guards: Whisper's own thresholds for text that is no speech or a loop of tokens
@@ -210,3 +214,35 @@ def unlooped(words: list[Word]) -> list[Word]:
             out.append(words[i])
             i += 1
     return out
+
+
+def phrase_likelihoods(model: ShortWindowWhisper, audio: np.ndarray, phrases: Sequence[str]) -> list[float]:
+    """How well each phrase explains `audio`: the mean natural log of the probability Whisper's
+    decoder gives each of its tokens and then the end of the text, held to the phrase. This makes
+    Whisper a closed grammar: its own acoustics and language model judge the allowed phrases,
+    where its free transcription of a short command is often no phrase at all ("¡Porte almo!" for
+    "voltea a uno"). The mean, not the sum: each token of a phrase written as a grammar writes it
+    (lowercase, no accents) costs more than Whisper's own spelling would, which would make the
+    shortest phrases win. The encoder sees the audio and PADDING only (no loops to fear: nothing
+    is generated), once for all the phrases."""
+    if not phrases:
+        return []
+    model.frames = min(3000, math.ceil(len(audio) / 160 + PADDING * 100))
+    encoded = np.asarray(model.encode(pad_or_trim(model.feature_extractor(audio))))
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=model.language)
+    start = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+    texts = [tokenizer.encode(" " + phrase) for phrase in phrases]
+    scores = []
+    for first in range(0, len(texts), _SCORED_TOGETHER):
+        batch = texts[first : first + _SCORED_TOGETHER]
+        # each phrase ends its prompt, so the decoder is held to it; the logits of each step give
+        # the next token's probability, those of the last step the end of the text's
+        results = model.model.generate(
+            ctranslate2.StorageView.from_array(np.repeat(encoded, len(batch), axis=0)), [start + text for text in batch],
+            beam_size=1, max_length=2 * (len(start) + max(map(len, batch))) + 4, return_logits_vocab=True,
+            suppress_blank=False, suppress_tokens=[])
+        for text, result in zip(batch, results):
+            steps = np.asarray([np.asarray(logits, np.float32).ravel() for logits in result.logits[0][: len(text) + 1]])
+            steps -= np.logaddexp.reduce(steps, axis=1, keepdims=True)
+            scores.append(float(np.mean([steps[i, token] for i, token in enumerate([*text, tokenizer.eot])])))
+    return scores

@@ -60,8 +60,9 @@ from faster_whisper.vad import get_vad_model
 from host.speech.recognizer import SAMPLE_RATE, Hypothesis, RecognizerError, check_pcm, check_rate
 from host.speech.whisper_confirming import Batch, Confirmer
 from host.speech.whisper_decoding import (
-    MIN_WINDOW, NAME, WHOLE_BEAM, ShortWindowWhisper, Word, load, load_into, transcribe, word_key,
+    MIN_WINDOW, NAME, WHOLE_BEAM, ShortWindowWhisper, Word, load, load_into, phrase_likelihoods, transcribe, word_key,
 )
+from nlp.commands import alike, spoken, written
 from nlp.ticks import HeardWord
 
 INTERVAL = 0.4  # seconds of new audio between decodes of an utterance's buffer (see the docstring)
@@ -81,6 +82,7 @@ HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's wind
 # kal 4.1 / 3.9, joe 4.5 / 3.6: noisy, it helps most when furthest behind)
 MERGE_WHEN_BUSY = 1
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
+WEIGHED = 12  # phrases Whisper weighs under a phrase list: those the free transcription sounds most like
 MAX_COMMAND = 10.0  # seconds: under a phrase list a longer utterance is decoded from its last seconds
 
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "prof", "mt", "no"})
@@ -175,6 +177,7 @@ class WhisperRecognizer:
         self._vad = _SpeechDetector()
         self._context: str | None = None
         self._commands = False  # under a phrase list: each utterance decoded whole at its end
+        self._phrases: tuple[str, ...] = ()  # the phrase list's phrases, which Whisper weighs (`_end_command`)
         self.reset()
 
     # -- the protocol ------------------------------------------------------------------------
@@ -234,13 +237,14 @@ class WhisperRecognizer:
         return bool(re.fullmatch(r"[^\W\d_]+(?:['’-][^\W\d_]+)*'?", word))
 
     def set_phrases(self, phrases: Sequence[str] | None) -> None:
-        """A phrase list: from now on each utterance is a command, decoded whole at its end (Whisper
-        cannot be held to the phrases: `nlp.commands.understand` weighs its words against them);
-        None: free speech again, and the utterance in progress is closed, as on a switch."""
+        """A phrase list: from now on each utterance is a command, decoded whole at its end and
+        held to each phrase in turn (`_end_command`); None: free speech again, and the utterance
+        in progress is closed, as on a switch."""
         commands = phrases is not None
         if (not commands or not self._commands) and self._speaking:
             self._pending += self._end_utterance(self._audio_start + len(self._audio))
         self._commands = commands
+        self._phrases = tuple(phrases or ())
 
     # -- utterances ----------------------------------------------------------------------------
     def _judge(self, probability: float) -> list[Hypothesis]:
@@ -295,7 +299,10 @@ class WhisperRecognizer:
             self._audio_start += excess
 
     def _end_command(self, end: int) -> list[Hypothesis]:
-        """A command's utterance, decoded whole: its words, and the same words as its loose pass."""
+        """A command's utterance, decoded whole (its loose pass) and as a grammar would hear it:
+        the phrase Whisper finds likeliest when held to each (`phrase_likelihoods`), its words
+        spanning the utterance with that likelihood as their confidence. An utterance Whisper
+        hears as nothing (a cough) is no command, whatever phrase would fit it best."""
         audio = self._audio[: end - self._audio_start]
         words = transcribe(self._model, audio, self._audio_start / self.sample_rate, WHOLE_BEAM, None, MIN_WINDOW) \
             if self._speaks() else []
@@ -304,8 +311,20 @@ class WhisperRecognizer:
         self._audio_start = end
         if not words:
             return []
-        heard = tuple(word.heard() for word in words)
-        return [Hypothesis(heard, final=True, loose=" ".join(word.text for word in heard))]
+        loose = " ".join(word.text for word in words)
+        if not self._phrases:
+            return [Hypothesis(tuple(word.heard() for word in words), final=True, loose=loose)]
+        # the phrases the free transcription sounds most like (weighing them all takes seconds), each
+        # as a grammar spells it and as Whisper would write it ("voltea B3"), the likelier
+        said = spoken(loose)
+        nearest = sorted(self._phrases, key=lambda phrase: alike(said, phrase, self._model.language), reverse=True)
+        forms = [(phrase, form) for phrase in nearest[:WEIGHED] for form in dict.fromkeys((phrase, written(phrase)))]
+        likelihood: dict[str, float] = {}
+        for (phrase, _form), score in zip(forms, phrase_likelihoods(self._model, audio, [form for _p, form in forms])):
+            likelihood[phrase] = max(score, likelihood.get(phrase, -math.inf))
+        best = max(likelihood, key=likelihood.__getitem__)
+        grammar = tuple(Word(word, words[0].start, words[-1].end, math.exp(likelihood[best])).heard() for word in best.split())
+        return [Hypothesis(grammar, final=True, loose=loose)]
 
     def _end_utterance(self, end: int) -> list[Hypothesis]:
         """The last decode's words are all taken; the final hypotheses close the utterance."""

@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,10 +32,12 @@ from games.dixit import DixitState  # noqa: E402
 from games.language import _, speaking  # noqa: E402
 from host.adapters.base import adapter_for  # noqa: E402
 from host.commands import host_phrases  # noqa: E402
+from host.speech.recognizer import Hypothesis  # noqa: E402
 from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.catalogs import translations  # noqa: E402
 from host.voice.phrases import Names, said_command  # noqa: E402
 from nlp.commands import fold, no_words, spelled, yes_words  # noqa: E402
+from nlp.ticks import HeardWord  # noqa: E402
 from tests.benchmarks.bench_commands import (  # noqa: E402
     HOST_STORYTELLER, OUTCOMES, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
 )
@@ -44,6 +47,8 @@ VOICE = "espeak:es"
 CACHE = Path(tempfile.gettempdir()) / "storyhost-bench-commands-es"
 PLAYERS = ("Julián", "Matilde", "Nicolás", "Leo", "Tomás")
 NAMES = Names({player: fold(player) for player in PLAYERS})
+#: the decision the host makes (see DECISIONS)
+HOST = "Whisper's grammar, the free transcription chooses"
 
 
 def states() -> list[tuple[str, GameState]]:
@@ -99,38 +104,57 @@ def said(words: str, accented: dict[str, str]) -> str:
     return " ".join(accented.get(word, word) for word in words.split())
 
 
+#: the decisions compared: the words Whisper hears as the grammar's answer (before: its free
+#: transcription; now: the phrase it finds likeliest held to each) and who chooses between
+#: phrases, the free transcription ("loose") or the grammar (the loose pass then says how sure)
+DECISIONS = {
+    "free transcription alone (before)": (False, True),
+    "Whisper's grammar, the free transcription chooses": (True, True),
+    "Whisper's grammar chooses, the free transcription checks": (True, False),
+}
+
+
+def as_before(heard: Sequence[Hypothesis]) -> list[Hypothesis]:
+    """The hypotheses as Whisper gave them before it weighed the phrases: its free words alone."""
+    return [replace(h, words=tuple(HeardWord(word, 0.0, 0.0, 1.0) for word in (h.loose or "").split())) for h in heard]
+
+
 def main() -> int:
     CACHE.mkdir(exist_ok=True)
     with speaking(translations("es")):
         recognizer = open_recognizer(language="es")
         all_cases, accented = list(cases()), accents()
-        counts: Counter[str] = Counter()
+        counts = {name: Counter[str]() for name in DECISIONS}
         by_label: dict[str, Counter[str]] = {}
         busy = audio = 0.0
         failed = []
         for i, case in enumerate(all_cases):
             text = said(case.words, accented)
             pcm = read_pcm(synthesize(text, CACHE, VOICE))
-            grammar = case.grammar()
-            recognizer.set_phrases(grammar)
+            recognizer.set_phrases(case.grammar())
             recognizer.reset()
             start = time.perf_counter()
             heard = finals(stream(recognizer, pcm))
             busy += time.perf_counter() - start
             audio += seconds(pcm)
-            decided = decide_new(case, heard)
-            counts[decided.outcome] += 1
-            by_label.setdefault(case.label, Counter())[decided.outcome] += 1
-            print(f"[{i + 1}/{len(all_cases)}] {case.label}: {text!r} -> {decided.outcome} {decided.line} "
-                  f"({decided.heard})", file=sys.stderr)
-            if decided.outcome not in ("taken right", "asked right"):
-                failed.append(f"  {case.label}: {text!r} ({spelled(case.words)!r}) -> {decided.outcome} "
-                              f"{decided.line!r}; heard {decided.heard}")
-    total = sum(counts.values())
-    right = counts["taken right"] + counts["asked right"]
-    print(f"Spanish commands, espeak-ng es, Whisper base forced to Spanish: {right}/{total} right "
-          f"({right / total:.1%}; target 95 %)")
-    print(" / ".join(f"{outcome} {counts[outcome]}" for outcome in OUTCOMES))
+            decided = {name: decide_new(case, heard if grammar else as_before(heard), loose_chooses)
+                       for name, (grammar, loose_chooses) in DECISIONS.items()}
+            for name, decision in decided.items():
+                counts[name][decision.outcome] += 1
+            now = decided[HOST]
+            by_label.setdefault(case.label, Counter())[now.outcome] += 1
+            print(f"[{i + 1}/{len(all_cases)}] {case.label}: {text!r} -> "
+                  + " | ".join(decision.outcome for decision in decided.values()) + f" ({now.heard})", file=sys.stderr)
+            if now.outcome not in ("taken right", "asked right"):
+                failed.append(f"  {case.label}: {text!r} ({spelled(case.words)!r}) -> {now.outcome} "
+                              f"{now.line!r}; heard {now.heard}")
+    print("Spanish commands, espeak-ng es, Whisper base forced to Spanish (target: 95 % right)")
+    for name, count in counts.items():
+        total = sum(count.values())
+        right = count["taken right"] + count["asked right"]
+        print(f"{'*' if name == HOST else ' '} {name}: {right}/{total} right ({right / total:.1%})")
+        print("    " + " / ".join(f"{outcome} {count[outcome]}" for outcome in OUTCOMES))
+    print(f"by state ({HOST}, the host's):")
     for label, count in by_label.items():
         print(f"  {label}: {count['taken right'] + count['asked right']}/{sum(count.values())} right")
     print(f"recognition: {busy:.1f} s for {audio:.1f} s of audio ({busy / audio:.2f} of real time)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from nlp.commands import ASK_BELOW, fold, number_words, rhyme, spelled, spoken, understand, word_number
+from nlp.commands import ASK_BELOW, fold, number_words, rhyme, spelled, spoken, understand, word_number, written
 
 FLIPS = ["flip b three", "b three", "row three column two", "flip a one", "flip d four"]
 #: the 4x4 grid's positions, plainly and with the spelling alphabet -> the position
@@ -126,3 +126,9 @@ def test_when_the_grammar_heard_nothing_the_loose_pass_needs_to_fit_a_phrase_wel
     assert understood is not None and understood.phrase == "score" and understood.verdict == "ask"
     understood = understand("", "support", phrases, loose_chooses=False)
     assert understood is not None and understood.verdict == "drop"
+
+
+def test_phrases_are_written_as_free_recognition_writes_them() -> None:
+    assert written("flip b three") == "flip B3"
+    assert written("vote leo four") == "vote leo 4"
+    assert written("what can i say") == "what can i say"

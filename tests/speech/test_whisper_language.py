@@ -37,3 +37,19 @@ def test_an_english_only_model_refuses_another_language() -> None:
 def test_the_english_only_recognizers_refuse_another_language(kind: str) -> None:
     with pytest.raises(RecognizerError, match="hears English only here, not 'es'"):
         open_recognizer(kind, language="es")
+
+
+@pytest.mark.slow
+def test_under_a_phrase_list_whisper_weighs_the_phrases_and_keeps_its_free_words_as_the_loose_pass(
+        synthesize: Callable[..., Path]) -> None:
+    """No grammar recognizer hears Spanish here: Whisper is its own grammar. Its free words for a
+    short command read by espeak-ng are often no phrase at all; held to each phrase, it finds
+    the one said."""
+    recognizer = WhisperRecognizer(locate_whisper(language="es").path, language="es")
+    answers = ["si", "si por favor", "correcto", "vale", "no", "cancela", "incorrecto"]
+    recognizer.set_phrases([*answers, *(f"vota {name} {number}" for name in ("leo", "matilde", "tomas")
+                                        for number in ("uno", "dos", "tres", "cuatro"))])
+    heard = finals(stream(recognizer, read_pcm(synthesize("correcto", voice="espeak:es"))))
+    assert [h.text for h in heard] == ["correcto"], [(h.text, h.loose) for h in heard]
+    assert heard[0].loose and heard[0].loose != heard[0].text  # Whisper's own words, which were no phrase
+    assert finals(stream(recognizer, bytes(16000 * 2 * 2))) == []  # silence is no command, whatever fits it best
