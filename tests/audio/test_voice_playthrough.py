@@ -13,7 +13,7 @@ import signal
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -93,16 +93,24 @@ def fail(host: LiveHost, trouble: Exception) -> AssertionError:
     return AssertionError(f"{trouble}\nhost printed: {host.lines[-15:]}\nhost stderr: {stderr}")
 
 
-def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4) -> str:
-    """Say a move; say yes when the host asks yes or no; say it again when the host did not
-    understand. Done when the host's printed lines show `done` (the check of the test)."""
+def asks_yes_or_no(heard: str) -> bool:
+    """Whether the host, heard saying `heard`, asked a question to answer yes or no ("Did you
+    say: ...? Say yes or no."; "yes" near the end when the rest is misheard)."""
+    return any(words in heard for words in QUESTION) or "yes" in heard.split()[-3:]
+
+
+def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4,
+                     asks: Callable[[str], bool] = asks_yes_or_no, yes: str = "yes") -> str:
+    """Say a move; say `yes` when the host asks yes or no (`asks`, of what it said); say it again
+    when the host did not understand. Done when the host's printed lines show `done` (the check
+    of the test)."""
     before = len(host.lines)
     for _ in range(tries):
         heard = answer(player, host, say(player, host, move))
         for _ in range(3):
-            if not any(word in heard for word in QUESTION) and "yes" not in heard.split()[-3:]:
+            if not asks(heard):
                 break
-            heard = answer(player, host, say(player, host, "yes"))
+            heard = answer(player, host, say(player, host, yes))
         if any(done in line for line in host.lines[before:]):
             return heard
         time.sleep(0.5)
