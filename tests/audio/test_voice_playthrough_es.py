@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from nlp.commands import fold
+from games.language import speaking
+from host.storage.catalogs import translations
+from nlp.commands import fold, number_words
 from tests.audio.pulse import MicFeeder, PulseAudio
 from tests.audio.test_live_round import LiveHost
 from tests.audio.test_voice_playthrough import HOST_OPTIONS, end, printed, speak_until_done
@@ -23,12 +25,14 @@ from tests.audio.voice_player import VoicePlayer
 
 pytestmark = pytest.mark.slow
 
-#: the answer to the host's questions, one of its Spanish yes answers: "sí" alone, in espeak-ng's
+#: the answers to the host's questions, among its Spanish answers: "sí" alone, in espeak-ng's
 #: Spanish voice, the host's Whisper (base forced to Spanish) hears as "C", which it does not take
-YES = "sí, por favor"
+YES, NO = "sí, por favor", "no"
 #: the rulebook's seats: Tomás sits on Julián's left
 PLAYERS = ["Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
 CLUE = "¿Dónde está la felicidad?"
+with speaking(translations("es")):  # the number words the host takes in Spanish, without accents
+    NUMBERS = {word: n for n in range(21) for word in (str(n), number_words(n))}
 
 
 def asks_si_o_no(heard: str) -> bool:
@@ -41,6 +45,17 @@ def asks_si_o_no(heard: str) -> bool:
     pairs = list(zip(words, words[1:]))
     return (words[-1:] == ["no"] or ("o", "no") in pairs[:3] + pairs[-2:]
             or ("no", "por") in pairs or "si o no" in " ".join(words))
+
+
+def reply(move: str, heard: str) -> str | None:
+    """What a Spanish player answers when the host, heard saying `heard`, asked about `move`: "no"
+    when it asked about another number than the move's ("¿Has dicho: vota leo uno?" after "vota
+    Leo cuatro"), else "sí, por favor"; None when it asked nothing."""
+    if not asks_si_o_no(heard):
+        return None
+    meant = {NUMBERS[word] for word in fold(move).split() if word in NUMBERS}
+    asked = {NUMBERS[word] for word in fold(heard).split() if word in NUMBERS}
+    return NO if meant and asked - meant else YES
 
 
 @pytest.fixture
@@ -71,7 +86,7 @@ def test_the_spanish_rulebooks_worked_example_played_by_sound_alone(pulse: Pulse
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)  # "Turno 1, ... di 'cuentacuentos' y su nombre."
         for move, done in moves:
-            speak_until_done(player, host, move, done, asks=asks_si_o_no, yes=YES)
+            speak_until_done(player, host, move, done, reply=reply)
         printed(host, "Puntuación: ", timeout=60)
     finally:
         stderr = end(host)
