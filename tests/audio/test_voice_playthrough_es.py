@@ -90,6 +90,8 @@ def test_the_spanish_rulebooks_worked_example_played_by_sound_alone(pulse: Pulse
         printed(host, "Puntuación: ", timeout=60)
     finally:
         stderr = end(host)
+        # shown when the test fails: what the host heard and did at each move, what the player heard
+        print("\n".join(host.lines), player.transcript(last=100), sep="\n")
     assert any("Puntuación: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0." in line
                for line in host.lines), host.lines[-12:]
     assert "Traceback" not in stderr, stderr
