@@ -13,7 +13,7 @@ import signal
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -93,16 +93,26 @@ def fail(host: LiveHost, trouble: Exception) -> AssertionError:
     return AssertionError(f"{trouble}\nhost printed: {host.lines[-15:]}\nhost stderr: {stderr}")
 
 
-def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4) -> str:
-    """Say a move; say yes when the host asks yes or no; say it again when the host did not
+def yes_when_asked(move: str, heard: str) -> str | None:
+    """The answer to what the host, heard saying `heard`, said after `move`: "yes" when it asked
+    yes or no ("Did you say: ...? Say yes or no."; "yes" near the end when the rest is misheard),
+    else None (no question)."""
+    return "yes" if any(words in heard for words in QUESTION) or "yes" in heard.split()[-3:] else None
+
+
+def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4,
+                     reply: Callable[[str, str], str | None] = yes_when_asked) -> str:
+    """Say a move; answer when the host asks yes or no (`reply`, to the move and what the host
+    said: what to say, None when it asked nothing); say the move again when the host did not
     understand. Done when the host's printed lines show `done` (the check of the test)."""
     before = len(host.lines)
     for _ in range(tries):
         heard = answer(player, host, say(player, host, move))
         for _ in range(3):
-            if not any(word in heard for word in QUESTION) and "yes" not in heard.split()[-3:]:
+            said = reply(move, heard)
+            if said is None:
                 break
-            heard = answer(player, host, say(player, host, "yes"))
+            heard = answer(player, host, say(player, host, said))
         if any(done in line for line in host.lines[before:]):
             return heard
         time.sleep(0.5)

