@@ -16,13 +16,13 @@ answers with the commands to carry out: actions of the game, or requests of the 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Union
 
 from games.base import Action, GameState, IllegalAction
 from host.speech.recognizer import Hypothesis
-from games.language import _
+from games.language import _, p_
 from host.voice.phrases import SLOT, GameVoice, Names, Phrase, host_lines, phrases
 from nlp.commands import alike, no_words, spelled, spoken, understand, yes_words
 from nlp.ticks import HeardWord
@@ -234,10 +234,11 @@ class VoiceControl:
     def _dictate(self, state: GameState, phrase: Phrase, text: str) -> list[Command]:
         """The free words of a dictation, asked about before they count; the full stop or comma a
         punctuating recognizer (Whisper) ends them with is no part of a term or clue."""
-        text = text.strip().rstrip(".,;:!?…").strip()
+        assert phrase.dictation is not None
+        verb = phrase.dictation.split()[0]
+        text = _after((phrase.words, spoken(p_("verb", verb)), verb), text.strip().rstrip(".,;:!?…").strip())
         if not text:
             return []
-        assert phrase.dictation is not None
         line = phrase.dictation.replace(SLOT, text)
         self.dictating = None
         line = self.game.resolve(state, line)
@@ -267,6 +268,18 @@ class VoiceControl:
             examples.setdefault(phrase.line if phrase.line in self.host_lines else phrase.line.split()[0], phrase.words)
         spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
         self.say(_("You can say: {phrases}.").format(phrases=spoken_list))
+
+
+def _after(leads: Iterable[str], text: str) -> str:
+    """The dictated text without the words that lead to it (the phrase, the command's word in
+    the table's language or in English): told "say 'clue' and your sentence", a player says
+    "clue, where is happiness?" in one breath, and the clue is what follows."""
+    said = text.split()
+    for lead in leads:
+        count = len(lead.split())
+        if len(said) > count and spoken(" ".join(said[:count])) == lead:
+            return " ".join(said[count:])
+    return text
 
 
 def _free(heard: Hypothesis) -> str:

@@ -216,6 +216,15 @@ def test_punctuated_free_speech_from_whisper_is_a_prefixed_command_or_a_plain_di
     assert voice.hear(state, "yes") == [Action("clue", None, ("A long journey home",))]
 
 
+def test_a_clue_said_after_its_command_word_in_one_breath_is_the_words_after_it() -> None:
+    """Told "say 'clue' and your sentence", a player says both at once."""
+    state, voice = match("dixit").state, Voice("dixit")
+    state.apply(Action("storyteller", "Leo"))
+    assert voice.hear(state, "Clue, a long journey home.") == []
+    assert voice.said[-1] == "I heard: a long journey home. Is that right? Say yes or no."
+    assert voice.hear(state, "yes") == [Action("clue", None, ("a long journey home",))]
+
+
 def test_a_host_command_said_is_a_request_with_its_words_not_a_line_to_parse() -> None:
     state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "speak slower") == [HostRequest("rate", "slower")]
