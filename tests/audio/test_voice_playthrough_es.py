@@ -94,4 +94,6 @@ def test_the_spanish_rulebooks_worked_example_played_by_sound_alone(pulse: Pulse
         print("\n".join(host.lines), player.transcript(last=100), sep="\n")
     assert any("Puntuación: Julián 3 (+3), Tomás 1 (+1), Leo 5 (+5), Nicolás 0, Matilde 0." in line
                for line in host.lines), host.lines[-12:]
+    clue = next(line for line in host.lines if "Frase de Julián:" in line)
+    assert not fold(clue.split(":", 1)[1]).strip(" ¿?,.").startswith("frase"), clue  # the command's word is no part of it
     assert "Traceback" not in stderr, stderr
