@@ -117,8 +117,8 @@ class VoiceControl:
         self.question = self.dictating = None
 
     def aside(self, state: GameState, heard: Hypothesis) -> list[Command]:
-        """Free speech (a story being told) is a command only after the prefix word ("host"
-        when none was chosen): "host, time left"."""
+        """Free speech (a story being told) is a command only after the prefix word (the table's
+        word for "host" when none was chosen): "host, time left", "anfitrión, reloj"."""
         rest = self._after_prefix(state, heard)
         if rest is None:
             return []
@@ -132,12 +132,12 @@ class VoiceControl:
         """The words after the prefix word, if free speech starts with it. Free recognition
         seldom hears "host" as such ("hester end card one", "has to read part one"): first
         words that sound like it count when the rest is surely a phrase of the moment."""
-        words, prefix = heard.words, self.prefix or "host"
+        words, prefix = heard.words, self.prefix or spoken(p_("address", "host"))
         if len(words) > 1 and spoken(words[0].text) == prefix:  # Whisper writes "Host,"
             return words[1:]
         for size in (1, 2):
             head, rest = " ".join(w.text for w in words[:size]), " ".join(w.text for w in words[size:])
-            if rest and alike(head, prefix) >= PREFIX_ALIKE:
+            if rest and alike(spoken(head), prefix, self.language) >= PREFIX_ALIKE:
                 understood = understand(rest, rest, self._listened(state, prefixed=False), language=self.language)
                 if understood is not None and understood.sure:
                     return words[size:]

@@ -7,8 +7,10 @@ from dataclasses import asdict
 import pytest
 
 from games.base import Action, Match
+from games.language import speaking
 from host.adapters.base import adapter_for
 from host.cli.catalog import games, make
+from host.storage.catalogs import translations
 from host.storage.decks import load_described_deck, load_opening_cards, load_tale
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Hypothesis
@@ -176,6 +178,17 @@ def test_a_prefix_word_misheard_by_free_recognition_still_counts_before_a_sure_p
     assert voice.said[-1] == "Did you say: read card one? Say yes or no."
     for story in ("the end card one", "his brother ate a sandwich", "has to go home"):
         assert not voice.control.is_aside(state, heard(story)), story
+
+
+def test_the_prefix_word_is_the_tables_word_for_host() -> None:
+    """A Spanish table calls the host "anfitrión" during a story, as its rules say."""
+    state = match("dixit").state
+    state.apply(Action("storyteller", "Leo"))
+    with speaking(translations("es")):
+        said: list[str] = []
+        control = VoiceControl(Names({}), said.append, adapter_for("dixit"), language="es")
+        assert control.hear(state, heard("Anfitrión, puntuación.")) == [HostRequest("score")]
+        assert not control.is_aside(state, heard("Host, puntuación."))  # English's word is a story's
 
 
 def test_with_a_prefix_word_only_prefixed_phrases_are_listened_for() -> None:
