@@ -64,9 +64,13 @@ class GameAdapter(Protocol):
     #: the host commands this game offers beyond those of every game ('private', 'say', 'grid' ...:
     #: the per-game ones of host.commands)
     commands: frozenset[str]
-    #: spoken lines of this game's own: what `reading` answers, or one of a host command's lines
-    #: that only this game has (a row of its grid): (phrases, line, confirm)
-    host_phrases: tuple[HostPhrase, ...]
+    @property
+    def host_phrases(self) -> tuple[HostPhrase, ...]:
+        """Spoken lines of this game's own, in the table's words: what `reading` answers, or one
+        of a host command's lines that only this game has (a row of its grid): (phrases, line,
+        confirm)."""
+        ...
+
     #: the verbs a phone may send (which of them a player may send now: `phone_turn`)
     phone_verbs: frozenset[str]
     #: a move's name where its verb is not one ("Bo's vote" needs none), by verb: alone, and
@@ -140,10 +144,13 @@ class BasicAdapter:
 
     options: tuple[Option, ...] = ()
     commands: frozenset[str] = frozenset()
-    host_phrases: tuple[HostPhrase, ...] = ()
     phone_verbs: frozenset[str] = frozenset()
     move_nouns: Mapping[str, tuple[str, str]] = {}
     written: Mapping[str, str] = {}
+
+    @property
+    def host_phrases(self) -> tuple[HostPhrase, ...]:
+        return ()
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec

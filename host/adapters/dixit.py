@@ -36,12 +36,16 @@ class DixitAdapter(BasicAdapter):
     phone_verbs = frozenset({"storyteller", "clue", "shown", "vote", "card", "owner", "pick", "aloud", "give", "take"})
     move_nouns: Mapping[str, tuple[str, str]] = {"shown": (N_("cards shown"), N_("cards shown")),
                                                  "storyteller": (N_("turn as storyteller"), N_("turn as storyteller"))}
-    #: a card told in words read again by voice ("read card two"); not offered with the physical cards
-    host_phrases: tuple[HostPhrase, ...] = (
-        *(((f"read card {number_words(number)}", f"card {number_words(number)} again"), f"read card {number}", False)
-          for number in range(1, MOST_SHOWN + 1)),
-        (("read the cards", "read all the cards"), "read cards", False),
-    )
+    @property
+    def host_phrases(self) -> tuple[HostPhrase, ...]:
+        """A card told in words read again by voice ("read card two", "lee la carta dos"); not
+        offered with the physical cards."""
+        return (
+            *(((p_("spoken", "read card {number}").format(number=number_words(number)),
+                p_("spoken", "card {number} again").format(number=number_words(number))), f"read card {number}", False)
+              for number in range(1, MOST_SHOWN + 1)),
+            ((N_("read the cards"), N_("read all the cards")), "read cards", False),
+        )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         """With --deck, the whole deck told in words (checked now, before any game exists), its

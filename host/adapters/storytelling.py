@@ -39,12 +39,15 @@ class StorytellingAdapter(BasicAdapter):
     phone_verbs = frozenset({"flip", "blow", "retire", "stay"})
     move_nouns: Mapping[str, tuple[str, str]] = {"read": (N_("reading of a card"), N_("reading of card {}")),
                                                  "flip": (N_("flip"), N_("flip of {}"))}
-    #: one of the grid's lines, on request (rows 1 to 4 and columns A to H: the race's grid
-    #: is 2 rows of 8)
-    host_phrases: tuple[HostPhrase, ...] = (
-        *(((f"grid row {number_words(row)}",), f"grid row {row}", False) for row in range(1, 5)),
-        *(((f"grid column {letter}",), f"grid column {letter.upper()}", False) for letter in "abcdefgh"),
-    )
+    @property
+    def host_phrases(self) -> tuple[HostPhrase, ...]:
+        """One of the grid's lines, on request, in the table's words ("grid row four", "cuadrícula
+        fila cuatro"): rows 1 to 4 and columns A to H (the race's grid is 2 rows of 8)."""
+        grid, row, column = p_("verb", "grid"), p_("line", "row"), p_("line", "column")
+        return (
+            *(((f"{grid} {row} {number_words(number)}",), f"grid row {number}", False) for number in range(1, 5)),
+            *(((f"{grid} {column} {letter}",), f"grid column {letter.upper()}", False) for letter in "abcdefgh"),
+        )
 
     def settings(self, options: argparse.Namespace) -> dict[str, Any]:
         return {"tale": asdict(decks.load_tale(options.deck or options.tale)), "storyteller": options.storyteller}

@@ -62,8 +62,11 @@ class GameVoice(Protocol):
 
     #: the host commands this game offers beyond those of every game (host.commands)
     commands: frozenset[str]
-    #: spoken lines of this game's own beyond its moves and the host commands (a card read again)
-    host_phrases: tuple[HostPhrase, ...]
+    @property
+    def host_phrases(self) -> tuple[HostPhrase, ...]:
+        """Spoken lines of this game's own beyond its moves and the host commands (a card read
+        again), in the table's words."""
+        ...
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         """The phrases of one legal action."""

@@ -191,6 +191,15 @@ def test_the_prefix_word_is_the_tables_word_for_host() -> None:
         assert not control.is_aside(state, heard("Host, puntuación."))  # English's word is a story's
 
 
+def test_a_games_own_spoken_lines_are_in_the_tables_words() -> None:
+    """A row of the grid, asked for in Spanish: "cuadrícula fila dos", not "grid row two"."""
+    state = match("storytelling").state
+    with speaking(translations("es")):
+        control = VoiceControl(Names({}), [].append, adapter_for("storytelling"), language="es")
+        assert "cuadricula fila dos" in (control.grammar(state) or [])
+        assert control.hear(state, heard("cuadricula fila dos", "Cuadrícula, fila dos.")) == [HostRequest("grid", "row 2")]
+
+
 def test_with_a_prefix_word_only_prefixed_phrases_are_listened_for() -> None:
     state, voice = match("dixit").state, Voice("dixit", prefix="host")
     assert all(words.startswith("host ") for words in voice.control.grammar(state))
