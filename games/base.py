@@ -159,11 +159,18 @@ class Verb:
     params: tuple[str, ...] = ()
     help: str = ""
     secret: bool = False
+    #: a value's word in the table's language ('left' -> 'izquierda'), for values that are words
+    #: of the game (typed in either language); None: the values are numbers, places, names
+    value_said: Callable[[str], str] | None = None
 
     @property
     def said(self) -> str:
         """The command's word in the table's language (typed commands also take `name`)."""
         return p_("verb", self.name)
+
+    def said_value(self, value: str) -> str:
+        """One of the command's values as the table says it."""
+        return self.value_said(value) if self.value_said is not None else value
 
     @property
     def explained(self) -> str:

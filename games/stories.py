@@ -160,7 +160,8 @@ class StoriesState(GameState):
     game = "stories"
     not_copied = ("term_rules",)
     verbs = {
-        "side": Verb("side", True, ("side",), N_("The storyteller picks the normal or the quirky opening sentence.")),
+        "side": Verb("side", True, ("side",), N_("The storyteller picks the normal or the quirky opening sentence."),
+                     value_said=side_said),
         "term": Verb("term", True, ("term...",), N_("Write one of your 5 terms, secretly.")),
         "erase": Verb("erase", True, ("term...",), N_("Erase one of your terms before the story starts.")),
         "start": Verb("start", False, (), N_("Start the story and the timer once everyone has written 5 terms.")),

@@ -228,6 +228,7 @@ class StorytellingState(GameState):
         "blow": Verb(
             "blow", False, ("line", "direction"),
             N_("Three little pigs, advanced: move the row left or right, or the column up or down, through BLEW."),
+            value_said=lambda value: said_words().get(value, value),
         ),
         "retire": Verb("retire", False, (), N_("Cinderella, advanced: leave the game now and keep your cards.")),
         "stay": Verb("stay", False, (), N_("Cinderella, advanced: stay in the game and risk your cards at midnight.")),

@@ -23,7 +23,7 @@ from typing import Protocol
 
 import re
 
-from games.base import Action, Choice, GameState
+from games.base import Action, Choice, GameState, Verb
 from games.language import _
 from host.commands import HostPhrase, host_phrases
 from nlp.commands import number_words, spelled, spoken
@@ -113,17 +113,17 @@ def said_command(state: GameState, choice: Choice, names: Names, confirm: bool =
         return
     if any(param.endswith("...") for param in verb.params):
         return
-    values = [_value(value, state, names) for value in action.args]
+    values = [_value(value, state, names, verb) for value in action.args]
     yield from each((" ".join([verb.said, *player, *values]),), str(action), confirm=confirm)
 
 
-def _value(value: str, state: GameState, names: Names) -> str:
+def _value(value: str, state: GameState, names: Names, verb: Verb) -> str:
     if value.isdecimal():
         return number_words(int(value))
     place = re.fullmatch(r"([A-Za-z])(\d{1,2})", value)
     if place:
         return f"{place[1].lower()} {number_words(int(place[2]))}"
-    return names(value) if value in state.players else _(value)
+    return names(value) if value in state.players else verb.said_value(value)
 
 
 def _spoken(game: GameVoice) -> tuple[HostPhrase, ...]:
