@@ -21,9 +21,9 @@ falls on the word that completed the fifth term, and a tick heard after that wor
 Stop!", whenever it was given. A missing or unreadable file, malformed JSON, an empty card or a
 recognizer that cannot be set up: exit status 2 and one line on stderr.
 
---language es judges by the rulings' "Stories! in Spanish" (nlp.spanish): a transcript only,
-since no recognizer here hears Spanish yet; the printed lines stay English until issue 22's
-catalog. A language without term rules is refused in one line naming those there are.
+--language es judges by the rulings' "Stories! in Spanish" (nlp.spanish), a recording heard by
+Whisper forced to Spanish, and prints its lines in Spanish. A language without term rules is
+refused in one line naming those there are.
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.language import _
+from games.base import join_either, join_names
+from games.language import N_, _, n_, speaking
+from host.adapters.base import language_named
+from host.storage.catalogs import UnknownLanguage, check_language, translations
 from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
@@ -70,8 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=f"for --audio: {recognizers.model_help()}")
     parser.add_argument("--language", default="en", metavar="CODE",
-                        help="the language of the card, terms and story: en (the default) or es, Spanish "
-                             "(with --transcript only, so far)")
+                        help="the language of the card, terms and story, and of the lines printed: en (the default) "
+                             "or es, Spanish")
     return parser
 
 
@@ -177,33 +180,47 @@ def _apply(ticked: dict[tuple[str, int], TickEvent], event: TickEvent) -> None:
 
 #: a refusal's code (in --json) in words, for the printed lines
 REASONS = {
-    "adverb": "an adverb",
-    "pronoun": "a pronoun",
-    "have_be": "a form of have or be",
-    "on_card": "on the card",
-    "not_content_word": "not a noun, verb or adjective",
-    "duplicate": "written twice",
-    "empty": "empty",
+    "adverb": N_("an adverb"),
+    "pronoun": N_("a pronoun"),
+    "have_be": N_("a form of have or be"),
+    "on_card": N_("on the card"),
+    "not_content_word": N_("not a noun, verb or adjective"),
+    "duplicate": N_("written twice"),
+    "empty": N_("empty"),
 }
 
 
 def _line(player: str, entry: dict[str, Any]) -> str:
+    """One term's judgement, in the language of the terms."""
+    fields = {"player": player, "term": entry["term"], "evidence": entry["evidence"],
+              "seconds": None if entry["time"] is None else f'{entry["time"]:.2f}'}
     if entry["status"] == "ticked":
-        at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
-        return f'{player}: "{entry["term"]}" ticked, heard "{entry["evidence"]}"{at}.'
+        return (_('{player}: "{term}" ticked, heard "{evidence}".') if entry["time"] is None else
+                _('{player}: "{term}" ticked, heard "{evidence}" at {seconds} s.')).format(**fields)
     if entry["status"] == "heard_after_stop":
-        at = "" if entry["time"] is None else f' at {entry["time"]:.2f} s'
-        return f'{player}: "{entry["term"]}" heard only after Stop!, "{entry["evidence"]}"{at}.'
+        return (_('{player}: "{term}" heard only after Stop!, "{evidence}".') if entry["time"] is None else
+                _('{player}: "{term}" heard only after Stop!, "{evidence}" at {seconds} s.')).format(**fields)
     if entry["status"] == "not_heard":
-        return f'{player}: "{entry["term"]}" not heard.'
-    return f'{player}: "{entry["term"]}" refused, {REASONS.get(entry["reason"], entry["reason"].replace("_", " "))}. {entry["message"]}'
+        return _('{player}: "{term}" not heard.').format(**fields)
+    reason = _(REASONS[entry["reason"]]) if entry["reason"] in REASONS else entry["reason"].replace("_", " ")
+    return _('{player}: "{term}" refused, {reason}. {message}').format(reason=reason, message=entry["message"], **fields)
+
+
+def _stop_line(stop: dict[str, Any]) -> str:
+    """Who called Stop!, on which words and, in a recording, when."""
+    fields = {"players": join_names(stop["players"]), "count": TERMS_PER_PLAYER, "evidence": stop["evidence"],
+              "seconds": None if stop["time"] is None else f'{stop["time"]:.2f}'}
+    if stop["time"] is None:
+        return n_('Stop! {players} has all {count} terms ticked, on "{evidence}".',
+                  'Stop! {players} have all {count} terms ticked, on "{evidence}".', len(stop["players"])).format(**fields)
+    return n_('Stop! {players} has all {count} terms ticked, on "{evidence}" at {seconds} s.',
+              'Stop! {players} have all {count} terms ticked, on "{evidence}" at {seconds} s.',
+              len(stop["players"])).format(**fields)
 
 
 def _teller(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Iterable[TickEvent]]:
     """What tells the story to the tracker."""
     if args.audio is not None:
-        if args.language != "en":
-            raise UsageError(f"--audio hears English only, not {args.language!r}: give the story as --transcript FILE")
         return _recording(args)
     if args.asr is not None or args.model is not None:
         raise UsageError(_("--asr and --model apply to --audio only; drop them, or give the story as --audio FILE"))
@@ -221,7 +238,7 @@ def _recording(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Itera
     from host.speech.recognizer import RecognizerError
 
     try:
-        recognizer = recognizers.open_recognizer(args.asr, args.model)
+        recognizer = recognizers.open_recognizer(args.asr, args.model, language=args.language)
         source = FileSource(args.audio, recognizer.sample_rate)
     except (AudioFileError, RecognizerError) as error:
         raise UsageError(str(error).rstrip(".")) from error
@@ -241,6 +258,22 @@ def _recording(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Itera
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
+        language = check_language(args.language)
+    except UsageError as failure:
+        print(visible(f"{PROG}: {failure}."), file=sys.stderr)
+        return 2
+    except UnknownLanguage as unknown:
+        print(visible(f"{PROG}: {unknown}"), file=sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    with speaking(translations(language)):
+        return _judged(args)
+
+
+def _judged(args: argparse.Namespace) -> int:
+    """The terms judged and printed, in the language of the game (the active catalog's)."""
+    try:
         if not args.card.strip():
             raise UsageError(_("the card text is empty; give the card's sentence with --card"))
         terms = _read_terms(args.terms)
@@ -248,17 +281,17 @@ def main(argv: list[str]) -> int:
     except UsageError as failure:
         print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
     # the language resources take a second to load: only once the input is known to be good
     from nlp import LanguageResourceMissing
-    from nlp.referee import referee_for
+    from nlp.referee import LANGUAGES, referee_for
 
+    if args.language not in LANGUAGES:
+        print(visible(f"{PROG}: " + _("Stories! is played in {languages}: storyhost knows its rules for allowed words in "
+                                      "no other language. Choose one with --language.").format(
+            languages=join_either([language_named(code) for code in LANGUAGES]))), file=sys.stderr)
+        return 2
     try:
         referee = referee_for(args.language)
-    except ValueError as error:  # a language without term rules
-        print(visible(f"{PROG}: {error}"), file=sys.stderr)
-        return 2
     except LanguageResourceMissing as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
@@ -278,8 +311,5 @@ def main(argv: list[str]) -> int:
             for entry in entries:
                 print(visible(_line(player, entry)))
         if stop is not None:
-            at = "" if stop["time"] is None else f' at {stop["time"]:.2f} s'
-            who = " and ".join(stop["players"])
-            has = "has" if len(stop["players"]) == 1 else "have"
-            print(visible(f'Stop! {who} {has} all {TERMS_PER_PLAYER} terms ticked, on "{stop["evidence"]}"{at}.'))
+            print(visible(_stop_line(stop)))
     return 0

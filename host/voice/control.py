@@ -236,7 +236,11 @@ class VoiceControl:
         punctuating recognizer (Whisper) ends them with is no part of a term or clue."""
         assert phrase.dictation is not None
         verb = phrase.dictation.split()[0]
-        text = _after((phrase.words, spoken(p_("verb", verb)), verb), text.strip().rstrip(".,;:!?…").strip())
+        leads = (phrase.words, spoken(p_("verb", verb)), verb)
+        text = text.strip().rstrip(".,;:!?…").strip()
+        if spoken(text) in leads:  # the command's word alone: the words come next
+            return self._start_dictation(phrase)
+        text = _after(leads, text)
         if not text:
             return []
         line = phrase.dictation.replace(SLOT, text)

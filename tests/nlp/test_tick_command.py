@@ -182,11 +182,29 @@ def test_a_spanish_story_is_judged_by_the_spanish_rulings(tmp_path):
     }
 
 
-def test_a_language_without_rules_or_a_spanish_recording_is_refused_in_one_line(files, tmp_path):
+def test_a_language_storyhost_lacks_or_without_term_rules_is_refused_in_one_line(files):
     terms, story = files
     done = tick("--language", "fr", "--card", CARD, "--terms", str(terms), "--transcript", str(story))
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "storyhost tick: Stories! has no term rules in 'fr': the languages are en, es.\n"
-    done = tick("--language", "es", "--card", CARD, "--terms", str(terms), "--audio", str(tmp_path / "story.wav"))
+    assert done.stderr == ("storyhost tick: storyhost does not speak 'fr'; it speaks en (English), es (español), "
+                           "ca (català), de (Deutsch).\n")
+    done = tick("--language", "de", "--card", CARD, "--terms", str(terms), "--transcript", str(story))
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "storyhost tick: --audio hears English only, not 'es': give the story as --transcript FILE.\n"
+    assert done.stderr == ("storyhost tick: Stories! wird auf en (English) oder es (español) gespielt: In keiner "
+                           "anderen Sprache kennt storyhost die Regeln für erlaubte Wörter. Wähle eine mit --language.\n")
+
+
+def test_a_spanish_story_is_judged_in_spanish_lines(tmp_path):
+    terms = tmp_path / "terms.json"
+    terms.write_text(json.dumps({"Ana": ["dar", "perro", "rápidamente"], "Luis": ["ser", "levantar", "oso polar",
+                                                                                   "nieve", "dar", "ver"]}), encoding="utf-8")
+    story = tmp_path / "story.txt"
+    story.write_text("Vi un oso polar en la nieve. Me levanté temprano y le dije: dámelo.", encoding="utf-8")
+    done = tick("--language", "es", "--card", "Cuando estuve en el Ártico...", "--terms", str(terms),
+                "--transcript", str(story))
+    assert done.returncode == 0 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[:3] == ['Ana: «dar» marcado, se oyó «dámelo».', 'Ana: «perro» no se oyó.',
+                         'Ana: «rápidamente» rechazado, un adverbio. ' + lines[2].split("un adverbio. ")[1]]
+    assert 'Luis: «levantar» marcado, se oyó «levanté».' in lines
+    assert lines[-1] == "¡Alto! Luis tiene marcados sus 5 términos, con «dámelo»."  # the fifth, after "vi"

@@ -240,3 +240,16 @@ def test_errors_exit_2_with_one_line(terms, story, tmp_path):
         assert done.stdout == ""
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("storyhost tick: "), done.stderr
         assert says in done.stderr, done.stderr
+
+
+def test_a_spanish_recording_is_heard_in_spanish_and_judged_by_the_spanish_rulings(synthesize, tmp_path):
+    """Whisper's multilingual base, forced to Spanish, hears espeak-ng's Spanish voice (poorly:
+    "dámelo" after a pause came out "está me lo"); "corre" ticks "correr", "días" "día", in Spanish lines."""
+    story = synthesize(["Mi perro corre por la playa todos los días."], voice="espeak:es")
+    terms = tmp_path / "terms.json"
+    terms.write_text(json.dumps({"Ana": ["playa", "correr", "día", "gato"]}), encoding="utf-8")
+    done = tick("--language", "es", "--card", "Cuando estuve en el Ártico...", "--terms", terms, "--audio", story)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(",")[0] for line in lines] == ["Ana: «playa» marcado", "Ana: «correr» marcado",
+                                                      "Ana: «día» marcado", "Ana: «gato» no se oyó."], lines

@@ -247,6 +247,15 @@ def test_a_clue_said_after_its_command_word_in_one_breath_is_the_words_after_it(
     assert voice.hear(state, "yes") == [Action("clue", None, ("a long journey home",))]
 
 
+def test_a_clues_command_word_said_alone_is_no_clue_but_the_start_of_one() -> None:
+    state, voice = match("dixit").state, Voice("dixit")
+    state.apply(Action("storyteller", "Leo"))
+    assert voice.hear(state, "Clue.") == []
+    assert voice.said[-1] == "The clue is: say it now."
+    assert voice.hear(state, "A long journey home.") == []
+    assert voice.hear(state, "yes") == [Action("clue", None, ("A long journey home",))]
+
+
 def test_a_host_command_said_is_a_request_with_its_words_not_a_line_to_parse() -> None:
     state, voice = match("dixit").state, Voice("dixit")
     assert voice.hear(state, "speak slower") == [HostRequest("rate", "slower")]
