@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.base import SetupError, join_names
 from games.dixit_rules import MIN_PLAYERS, Deal
-from games.language import N_, _
+from games.language import N_, _, n_
 from games.json_checks import Checker, DeckProblems, closest, kind
 from games.registry import game_data
 
@@ -249,10 +249,11 @@ def parse_opening_cards(data: Any) -> OpeningDeck:
     check.game(root, "stories")
     language = root.get("language", "en")
     if not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
-        check.add("language", f"expected a language code of two small letters, such as \"es\", found {kind(language)}")
+        check.add("language", _("expected a language code of two small letters, such as \"es\", found {found}").format(
+            found=kind(language)))
     cards: list[OpeningCard] = []
     first: dict[str, str] = {}  # each sentence, compared without case and spacing: where it is
-    for index, item in enumerate(check.items(root, "cards", "", 1, None, "at least one card") or ()):
+    for index, item in enumerate(check.items(root, "cards", "", 1, None, _("at least one card")) or ()):
         path = f"cards[{index}]"
         card = check.object(item, path, ("normal", "quirky"))
         if card is None:
@@ -261,7 +262,7 @@ def parse_opening_cards(data: Any) -> OpeningDeck:
         for side, sentence in (("normal", normal), ("quirky", quirky)):
             same = " ".join((sentence or "").casefold().split())
             if same in first:
-                check.add(f"{path}.{side}", f"the same sentence as {first[same]}")
+                check.add(f"{path}.{side}", _("the same sentence as {where}").format(where=first[same]))
             elif same:
                 first[same] = f"{path}.{side}"
         if normal and quirky:
@@ -302,11 +303,12 @@ def parse_described_deck(data: Any, players: int | None, picture: PictureFile | 
     check.game(root, "dixit")
     language = root.get("language", "en")
     if not isinstance(language, str) or not _LANGUAGE_CODE.fullmatch(language):
-        check.add("language", f"expected the code of the language the cards are told in, such as 'en' or 'es', "
-                              f"found {kind(language)}")
+        check.add("language", _(
+            "expected the code of the language the cards are told in, such as 'en' or 'es', found {found}"
+        ).format(found=kind(language)))
     title = check.line(root, "title", "", MAX_TITLE_CHARS)
     licence = check.line(root, "licence", "", MAX_LICENCE_CHARS)
-    items = check.items(root, "cards", "", 0, None, "cards")
+    items = check.items(root, "cards", "", 0, None, _("cards"))
     if items is None:
         raise DeckProblems(check.problems)
     _enough_cards(len(items), players, check)
@@ -323,13 +325,14 @@ def _tale_key(root: dict[str, Any], check: Checker) -> str | None:
     key = root["key"]
     if isinstance(key, str) and key in TALE_KEYS:
         return key
-    check.add("key", f"expected one of {', '.join(TALE_KEYS)}, found {kind(key)}")
+    check.add("key", _("expected one of {choices}, found {found}").format(choices=", ".join(TALE_KEYS), found=kind(key)))
     return None
 
 
 def _tiles(root: dict[str, Any], key: str | None, check: Checker) -> tuple[Tile, ...] | None:
     """The tiles with a usable name (None when there is no list of tiles at all)."""
-    items = check.items(root, "tiles", "", TALE_TILES, TALE_TILES, f"exactly {TALE_TILES} tiles")
+    wanted = n_("exactly {count} tile", "exactly {count} tiles", TALE_TILES).format(count=TALE_TILES)
+    items = check.items(root, "tiles", "", TALE_TILES, TALE_TILES, wanted)
     if items is None:
         return None
     tiles: list[Tile] = []
@@ -344,7 +347,7 @@ def _tiles(root: dict[str, Any], key: str | None, check: Checker) -> tuple[Tile,
         if name is None:
             continue
         if name in first:
-            check.add(f"{path}.name", f"{name!r} is already the name of {first[name]}")
+            check.add(f"{path}.name", _("{name} is already the name of {where}").format(name=repr(name), where=first[name]))
         else:
             first[name] = path
             tiles.append(Tile(name, frame))
@@ -361,14 +364,14 @@ def _tile_name(tile: dict[str, Any], path: str, check: Checker) -> str | None:
 def _spoken(name: str, path: str, check: Checker) -> str:
     spoken = " ".join(name.upper().split())
     if name != spoken:
-        check.add(path, f"write tile names in capitals with single spaces: {spoken!r}")
+        check.add(path, _("write tile names in capitals with single spaces: {name}").format(name=repr(spoken)))
     return spoken
 
 
 def _language(code: Any, path: str, check: Checker) -> str | None:
     if code in TALE_LANGUAGES:
         return str(code)
-    check.add(path, f"expected one of {', '.join(TALE_LANGUAGES)}, found {kind(code)}")
+    check.add(path, _("expected one of {choices}, found {found}").format(choices=", ".join(TALE_LANGUAGES), found=kind(code)))
     return None
 
 
@@ -383,7 +386,7 @@ def _wordings(
         return ()
     block = root["languages"]
     if not isinstance(block, dict):
-        check.add("languages", f"expected an object of languages such as \"es\", found {kind(block)}")
+        check.add("languages", _("expected an object of languages such as \"es\", found {found}").format(found=kind(block)))
         return ()
     wordings = []
     for code, value in block.items():
@@ -391,7 +394,7 @@ def _wordings(
         if _language(code, path, check) is None:
             continue
         if code == language:
-            check.add(path, f"the tale itself is written in {code}; give here only its other languages")
+            check.add(path, _("the tale itself is written in {code}; give here only its other languages").format(code=code))
             continue
         wording = _wording(code, value, path, tiles, cards, check)
         if wording is not None:
@@ -408,7 +411,7 @@ def _wording(
     title = check.text(block, "title", path)
     names = _translated_tiles(block, path, check)
     renamed = dict(zip((tile.name for tile in tiles), names)) if tiles is not None and names is not None else None
-    items = check.items(block, "cards", path, TALE_CARDS, TALE_CARDS, f"exactly {TALE_CARDS} cards") or []
+    items = check.items(block, "cards", path, TALE_CARDS, TALE_CARDS, _exactly_cards()) or []
     texts = []
     for index, item in enumerate(items):
         where = f"{path}.cards[{index}]"
@@ -417,7 +420,7 @@ def _wording(
             continue
         number = check.whole(card, "number", where)
         if number is not None and number != index + 1:
-            check.add(f"{where}.number", f"expected {index + 1}, found {number}; number the cards 1 to {TALE_CARDS} in order")
+            check.add(f"{where}.number", _in_order(index + 1, number))
         text = check.text(card, "text", where)
         if text is not None:
             texts.append(text)
@@ -425,8 +428,9 @@ def _wording(
         if "pictures" in card and renamed is not None and original and set(original.pictures) <= renamed.keys():
             expected = [renamed[name] for name in original.pictures]
             if card["pictures"] != expected:
-                check.add(f"{where}.pictures", f"expected {expected}: the pictures of card {index + 1} in the "
-                                               f"same order, named as the tiles of {path}.tiles")
+                check.add(f"{where}.pictures", _(
+                    "expected {expected}: the pictures of card {number} in the same order, named as the tiles of {tiles}"
+                ).format(expected=expected, number=index + 1, tiles=f"{path}.tiles"))
     if title is None or names is None or len(texts) != TALE_CARDS:
         return None
     return TaleWording(code, title, names, tuple(texts))
@@ -434,19 +438,21 @@ def _wording(
 
 def _translated_tiles(block: dict[str, Any], path: str, check: Checker) -> tuple[str, ...] | None:
     """The tiles' names in one language, in the order of the tale's tiles, all different."""
-    items = check.items(block, "tiles", path, TALE_TILES, TALE_TILES, f"exactly {TALE_TILES} tile names in the "
-                                                                       "order of the tale's tiles")
+    wanted = n_("exactly {count} tile name in the order of the tale's tiles",
+                "exactly {count} tile names in the order of the tale's tiles", TALE_TILES).format(count=TALE_TILES)
+    items = check.items(block, "tiles", path, TALE_TILES, TALE_TILES, wanted)
     if items is None:
         return None
     names: list[str] = []
     for index, item in enumerate(items):
         where = f"{path}.tiles[{index}]"
         if not isinstance(item, str) or not item.strip():
-            check.add(where, f"expected a tile name, found {kind(item)}")
+            check.add(where, _("expected a tile name, found {found}").format(found=kind(item)))
             continue
         name = _spoken(item, where, check)
         if name in names:
-            check.add(where, f"{name!r} is already the name of {path}.tiles[{names.index(name)}]")
+            check.add(where, _("{name} is already the name of {where}").format(
+                name=repr(name), where=f"{path}.tiles[{names.index(name)}]"))
         names.append(name)
     return tuple(names) if len(names) == TALE_TILES == len(set(names)) else None
 
@@ -457,22 +463,22 @@ def _frame(tile: dict[str, Any], key: str | None, path: str, check: Checker) -> 
         return None
     if key != "cinderella":
         if "frame" in tile:
-            check.add(f"{path}.frame", "only Cinderella tiles have a frame colour; remove this field")
+            check.add(f"{path}.frame", _("only Cinderella tiles have a frame colour; remove this field"))
         return None
     colours = ", ".join(FRAME_COLOURS)
     if "frame" not in tile:
-        check.add(path, f"the field 'frame' is missing; every Cinderella tile has one of {colours}")
+        check.add(path, _("the field 'frame' is missing; every Cinderella tile has one of {colours}").format(colours=colours))
         return None
     frame = tile["frame"]
     if frame in FRAME_COLOURS:
         return str(frame)
-    check.add(f"{path}.frame", f"expected one of {colours}, found {kind(frame)}")
+    check.add(f"{path}.frame", _("expected one of {choices}, found {found}").format(choices=colours, found=kind(frame)))
     return None
 
 
 def _tale_cards(root: dict[str, Any], names: set[str] | None, check: Checker) -> tuple[TaleCard, ...]:
     """The valid cards; `names` are the tile names, None when the tiles are unusable."""
-    items = check.items(root, "cards", "", TALE_CARDS, TALE_CARDS, f"exactly {TALE_CARDS} cards") or []
+    items = check.items(root, "cards", "", TALE_CARDS, TALE_CARDS, _exactly_cards()) or []
     cards = [_tale_card(item, index, names, check) for index, item in enumerate(items)]
     return tuple(card for card in cards if card)
 
@@ -484,8 +490,7 @@ def _tale_card(value: Any, index: int, names: set[str] | None, check: Checker) -
         return None
     number = check.whole(card, "number", path)
     if number is not None and number != index + 1:
-        order = f"number the cards 1 to {TALE_CARDS} in order"
-        check.add(f"{path}.number", f"expected {index + 1}, found {number}; {order}")
+        check.add(f"{path}.number", _in_order(index + 1, number))
     text = check.text(card, "text", path)
     pictures = _pictures(card, path, names, check)
     points = check.whole(card, "points", path)
@@ -497,23 +502,39 @@ def _tale_card(value: Any, index: int, names: set[str] | None, check: Checker) -
 def _pictures(
     card: dict[str, Any], path: str, names: set[str] | None, check: Checker
 ) -> tuple[str, ...] | None:
-    items = check.items(card, "pictures", path, 1, MAX_PICTURES, f"1 to {MAX_PICTURES} pictures")
+    wanted = n_("1 to {most} picture", "1 to {most} pictures", MAX_PICTURES).format(most=MAX_PICTURES)
+    items = check.items(card, "pictures", path, 1, MAX_PICTURES, wanted)
     if items is None:
         return None
     first: dict[str, int] = {}
     for index, name in enumerate(items):
         where = f"{path}.pictures[{index}]"
         if not isinstance(name, str):
-            check.add(where, f"expected a tile name, found {kind(name)}")
+            check.add(where, _("expected a tile name, found {found}").format(found=kind(name)))
         elif names is not None and name not in names:
             close = closest(name.upper(), names)
-            hint = f"; did you mean {close!r}?" if close else ""
-            check.add(where, f"{name!r} is not a tile of this tale{hint}")
+            if close:
+                problem = _("{name} is not a tile of this tale; did you mean {close}?").format(
+                    name=repr(name), close=repr(close))
+            else:
+                problem = _("{name} is not a tile of this tale").format(name=repr(name))
+            check.add(where, problem)
         elif name in first:
-            check.add(where, f"{name!r} is already pictures[{first[name]}]; a card shows each tile once")
+            check.add(where, _("{name} is already {where}; a card shows each tile once").format(
+                name=repr(name), where=f"pictures[{first[name]}]"))
         else:
             first[name] = index
     return tuple(items)
+
+
+def _exactly_cards() -> str:
+    return n_("exactly {count} card", "exactly {count} cards", TALE_CARDS).format(count=TALE_CARDS)
+
+
+def _in_order(expected: int, found: int) -> str:
+    """A card's number out of place: the cards are numbered 1 to TALE_CARDS in order."""
+    return _("expected {expected}, found {found}; number the cards 1 to {count} in order").format(
+        expected=expected, found=found, count=TALE_CARDS)
 
 
 def _enough_cards(count: int, players: int | None, check: Checker) -> None:
@@ -521,11 +542,23 @@ def _enough_cards(count: int, players: int | None, check: Checker) -> None:
     MAX_DESCRIBED_CARDS."""
     deal = Deal(players or MIN_PLAYERS)
     if count < deal.least:
-        who = f"{players} players: the hands" if players else f"any game: {MIN_PLAYERS} players' hands"
-        check.add("cards", f"{count} cards are too few for {who} take {deal.dealt} and one turn draws "
-                           f"{deal.cards_shown} more, so write at least {deal.least}")
+        if players:
+            problem = n_(
+                "{count} card is too few for {players} players: the hands take {dealt} and one turn draws "
+                "{shown} more, so write at least {least}",
+                "{count} cards are too few for {players} players: the hands take {dealt} and one turn draws "
+                "{shown} more, so write at least {least}", count)
+        else:
+            problem = n_(
+                "{count} card is too few for any game: {players} players' hands take {dealt} and one turn "
+                "draws {shown} more, so write at least {least}",
+                "{count} cards are too few for any game: {players} players' hands take {dealt} and one turn "
+                "draws {shown} more, so write at least {least}", count)
+        check.add("cards", problem.format(count=count, players=players or MIN_PLAYERS, dealt=deal.dealt,
+                                          shown=deal.cards_shown, least=deal.least))
     elif count > MAX_DESCRIBED_CARDS:
-        check.add("cards", f"expected at most {MAX_DESCRIBED_CARDS} cards, found {count}")
+        check.add("cards", n_("expected at most {most} card, found {count}", "expected at most {most} cards, found {count}",
+                              MAX_DESCRIBED_CARDS).format(most=MAX_DESCRIBED_CARDS, count=count))
 
 
 def _described_cards(
@@ -549,23 +582,24 @@ def _described_card(
     if card is None:
         return None
 
-    def once(key: str, same: Any, problem: str) -> None:
+    def once(key: str, same: Any, problem: str, **values: Any) -> None:
+        """`problem`: a translated sentence naming the first card with the same value as {first}."""
         first = firsts[key].setdefault(same, path)
         if first != path:
-            check.add(f"{path}.{key}", f"{problem} {first}")
+            check.add(f"{path}.{key}", problem.format(first=first, **values))
 
     card_id = check.whole(card, "id", path)
     if card_id is not None:
-        once("id", card_id, f"{card_id} is already the id of")
+        once("id", card_id, _("{id} is already the id of {first}"), id=card_id)
     title = check.line(card, "title", path, MAX_TITLE_CHARS)
     if title is not None:
-        once("title", title.casefold(), f"{title!r} is already the title of")
+        once("title", title.casefold(), _("{title} is already the title of {first}"), title=repr(title))
     description = _description(card, path, check)
     if description is not None:
-        once("description", description.casefold(), "the same description as")
+        once("description", description.casefold(), _("the same description as {first}"))
     image = _image(card, path, picture, check)
     if image is not None:
-        once("image", image, f"{card['image']!r} is already the picture of")
+        once("image", image, _("{name} is already the picture of {first}"), name=repr(card["image"]))
     if "licence" in card:
         licence = check.line(card, "licence", path, MAX_LICENCE_CHARS)
     if card_id is None or title is None or description is None or licence is None:
@@ -582,12 +616,15 @@ def _description(card: dict[str, Any], path: str, check: Checker) -> str | None:
     words = text.split()
     where = f"{path}.description"
     if len(words) > MAX_DESCRIPTION_WORDS:
-        check.add(where, f"expected at most {MAX_DESCRIPTION_WORDS} words, found {len(words)}; "
-                         "every card shown is read aloud")
+        check.add(where, n_("expected at most {most} word, found {count}; every card shown is read aloud",
+                            "expected at most {most} words, found {count}; every card shown is read aloud",
+                            MAX_DESCRIPTION_WORDS).format(most=MAX_DESCRIPTION_WORDS, count=len(words)))
         return None
     description = " ".join(words)
     if len(description) > MAX_DESCRIPTION_CHARS:
-        check.add(where, f"expected at most {MAX_DESCRIPTION_CHARS} characters, found {len(description)}")
+        check.add(where, n_("expected at most {limit} character, found {count}",
+                            "expected at most {limit} characters, found {count}",
+                            MAX_DESCRIPTION_CHARS).format(limit=MAX_DESCRIPTION_CHARS, count=len(description)))
         return None
     return description
 
@@ -600,11 +637,13 @@ def _image(card: dict[str, Any], path: str, picture: PictureFile | None, check: 
     where = f"{path}.image"
     relative = PurePosixPath(name)
     if relative.is_absolute() or ".." in relative.parts or "\\" in name:
-        check.add(where, f"{name!r}: name the picture from the deck file's folder, inside it, with / between "
-                         "folders, such as 'pictures/lantern.png' (no / in front, no ..)")
+        check.add(where, _(
+            "{name}: name the picture from the deck file's folder, inside it, with / between folders, "
+            "such as 'pictures/lantern.png' (no / in front, no ..)"
+        ).format(name=repr(name)))
         return None
     if picture is None:
-        check.add(where, "the built-in deck has no pictures")
+        check.add(where, _("the built-in deck has no pictures"))
         return None
     try:
         return picture(name)

@@ -7,6 +7,8 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from games.language import _, n_
+
 
 class DeckProblems(ValueError):
     """Deck data that cannot be used: `problems` holds one sentence per problem."""
@@ -26,22 +28,23 @@ class JsonObject(dict[str, Any]):
     def from_pairs(cls, pairs: list[tuple[str, Any]]) -> JsonObject:
         obj = cls(pairs)
         if len(obj) < len(pairs):
-            keys = [key for key, _ in pairs]
+            keys = [key for key, _value in pairs]
             obj.repeated = tuple(dict.fromkeys(key for key in keys if keys.count(key) > 1))
         return obj
 
 
 def kind(value: Any) -> str:
-    """How a problem describes the value it found, e.g. the text 'WOLF', a list, null."""
+    """How a problem describes the value it found, e.g. the text 'WOLF', a list, null (JSON's
+    own words null, true and false stay as the file writes them)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return _("the number {value}").format(value=value)
     if isinstance(value, str):
-        return f"the text {value!r}" if value.strip() else "empty text"
-    return "a list" if isinstance(value, list) else "an object"
+        return _("the text {text}").format(text=repr(value)) if value.strip() else _("empty text")
+    return _("a list") if isinstance(value, list) else _("an object")
 
 
 def field(path: str, key: str) -> str:
@@ -68,19 +71,22 @@ class Checker:
     ) -> dict[str, Any] | None:
         """An object with all `fields`, maybe some `optional` ones, and no other key."""
         if not isinstance(value, dict):
-            self.add(path, f"expected an object, found {kind(value)}")
+            self.add(path, _("expected an object, found {found}").format(found=kind(value)))
             return None
         allowed = fields + optional
         for key in getattr(value, "repeated", ()):
-            self.add(field(path, key), "this field is written more than once; keep only one")
+            self.add(field(path, key), _("this field is written more than once; keep only one"))
         for key in fields:
             if key not in value:
-                self.add(path, f"the field {key!r} is missing")
+                self.add(path, _("the field {field} is missing").format(field=repr(key)))
         for key in value:
             if key not in allowed:
                 close = closest(key, allowed)
-                hint = f"did you mean {close!r}?" if close else f"the fields here are {', '.join(allowed)}"
-                self.add(field(path, key), f"unknown field; {hint}")
+                if close:
+                    problem = _("unknown field; did you mean {field}?").format(field=repr(close))
+                else:
+                    problem = _("unknown field; the fields here are {fields}").format(fields=", ".join(allowed))
+                self.add(field(path, key), problem)
         return value
 
     def text(self, parent: dict[str, Any], key: str, path: str) -> str | None:
@@ -88,7 +94,7 @@ class Checker:
             return None
         value = parent[key]
         if not isinstance(value, str) or not value.strip():
-            self.add(field(path, key), f"expected some text, found {kind(value)}")
+            self.add(field(path, key), _("expected some text, found {found}").format(found=kind(value)))
             return None
         return value.strip()
 
@@ -99,7 +105,9 @@ class Checker:
             return None
         line = " ".join(text.split())
         if len(line) > limit:
-            self.add(field(path, key), f"expected at most {limit} characters, found {len(line)}")
+            self.add(field(path, key), n_(
+                "expected at most {limit} character, found {count}", "expected at most {limit} characters, found {count}",
+                limit).format(limit=limit, count=len(line)))
             return None
         return line
 
@@ -109,7 +117,8 @@ class Checker:
             return None
         value = parent[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            self.add(field(path, key), f"expected a whole number of 1 or more, found {kind(value)}")
+            self.add(field(path, key), _("expected a whole number of 1 or more, found {found}").format(
+                found=kind(value)))
             return None
         return value
 
@@ -117,18 +126,19 @@ class Checker:
         self, parent: dict[str, Any], key: str, path: str, low: int, high: int | None, wanted: str
     ) -> list[Any] | None:
         """A list of `low` to `high` items (no upper limit when None); a list of the wrong length
-        is still returned, so that its items are checked too."""
+        is still returned, so that its items are checked too. `wanted` says what the list should
+        hold, in the table's language ("exactly 13 cards")."""
         if key not in parent:
             return None
         value = parent[key]
         where = field(path, key)
         if not isinstance(value, list):
-            self.add(where, f"expected a list of {wanted}, found {kind(value)}")
+            self.add(where, _("expected a list of {wanted}, found {found}").format(wanted=wanted, found=kind(value)))
             return None
         if len(value) < low or (high is not None and len(value) > high):
-            self.add(where, f"expected {wanted}, found {len(value)}")
+            self.add(where, _("expected {wanted}, found {count}").format(wanted=wanted, count=len(value)))
         return value
 
     def game(self, root: dict[str, Any], expected: str) -> None:
         if "game" in root and root["game"] != expected:
-            self.add("game", f"expected {expected!r}, found {kind(root['game'])}")
+            self.add("game", _("expected {expected}, found {found}").format(expected=repr(expected), found=kind(root["game"])))
