@@ -125,6 +125,30 @@ def test_storyhost_play_refuses_a_deck_in_another_language_in_one_line_and_plays
     assert re.search(r"^Cara normal: «Frase \d\.\.\.»$", played.stdout, re.MULTILINE)
 
 
+def test_storyhost_play_reports_every_problem_of_a_broken_deck_in_spanish(tmp_path: Path) -> None:
+    """A deck file's problems are said in the game's language, one a line, the file's own field
+    names and paths kept as it writes them."""
+    path = tmp_path / "mazo.json"
+    path.write_text(json.dumps({"game": "dixit", "language": "es", "cards": [
+        {"normal": ""},
+        {"normal": "Había una vez...", "quirky": 3, "quirk": 1},
+        {"normal": "había  una vez...", "quirky": "Érase...", "color": []},
+        [],
+    ]}), encoding="utf-8")
+    refused = run_storyhost(tmp_path, *PLAY, "--language", "es", "--deck", str(path), stdin="quit\n")
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [f"{path}: {problem}" for problem in (
+        "game: se esperaba 'stories', se encontró el texto 'dixit'",
+        "cards[0]: falta el campo 'quirky'",
+        "cards[0].normal: se esperaba un texto, se encontró un texto vacío",
+        "cards[1].quirk: campo desconocido; ¿querías decir 'quirky'?",
+        "cards[1].quirky: se esperaba un texto, se encontró el número 3",
+        "cards[2].color: campo desconocido; aquí los campos son normal, quirky",
+        "cards[2].normal: la misma frase que cards[1].normal",
+        "cards[3]: se esperaba un objeto, se encontró una lista",
+    )], refused.stderr
+
+
 @pytest.mark.parametrize("language, said", [
     ("ca", "Stories! es juga en en (English) o es (español): storyhost no en coneix les regles de paraules permeses "
            "en cap altra llengua. Tria'n una amb --language."),
