@@ -37,8 +37,6 @@ MAX_PICTURES = 5
 DESCRIBED_FILE = "dixit-described.json"
 #: the built-in deck told in words in another language than English: the same cards
 DESCRIBED_FILE_IN = "dixit-described-{language}.json"
-#: a deck's language, as a game's: a language code ('en', 'es')
-_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
 #: as many cards as `storyhost play dixit --cards` allows
 MAX_DESCRIBED_CARDS = 1000
 MAX_TITLE_CHARS = 60  # a heading on a phone's screen
