@@ -27,6 +27,15 @@ from host.voice.phrases import SLOT, Names, Phrase, each
 TERM_VERBS = ("tick", "untick", "erase")
 
 
+def without_term_rules(language: str) -> str | None:
+    """Why Stories! cannot be played in `language` (no term rules for it: the refusal, in the
+    table's words), or None when it can."""
+    if language in LANGUAGES:
+        return None
+    return _("Stories! is played in {languages}: storyhost knows its rules for allowed words in no other language. "
+             "Choose one with --language.").format(languages=join_either([language_named(code) for code in LANGUAGES]))
+
+
 class StoriesAdapter(BasicAdapter):
     commands = frozenset({"private", "say", "time"})
     phone_verbs = frozenset({"side", "term", "erase", "start", "tick", "untick", "question", "timeup", "confirm"})
@@ -35,10 +44,9 @@ class StoriesAdapter(BasicAdapter):
         """The deck in the game's language: the built-in one, or a file in that language; a
         language without term rules is refused first (no deck would make it playable)."""
         language = getattr(options, "language", None) or "en"
-        if language not in LANGUAGES:
-            raise SetupError(_("Stories! is played in {languages}: storyhost knows its rules for allowed words in no other "
-                               "language. Choose one with --language.").format(
-                languages=join_either([language_named(code) for code in LANGUAGES])))
+        refused = without_term_rules(language)
+        if refused is not None:
+            raise SetupError(refused)
         return {"cards": [asdict(card) for card in decks.load_opening_cards(options.deck, language)]}
 
     move_nouns: Mapping[str, tuple[str, str]] = {"timeup": (N_("time up"), N_("time up")),

@@ -36,9 +36,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.base import join_either, join_names
+from games.base import join_names
 from games.language import N_, _, n_, speaking
-from host.adapters.base import language_named
+from host.adapters.stories import without_term_rules
 from host.storage.catalogs import UnknownLanguage, check_language, translations
 from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
@@ -283,12 +283,11 @@ def _judged(args: argparse.Namespace) -> int:
         return 2
     # the language resources take a second to load: only once the input is known to be good
     from nlp import LanguageResourceMissing
-    from nlp.referee import LANGUAGES, referee_for
+    from nlp.referee import referee_for
 
-    if args.language not in LANGUAGES:
-        print(visible(f"{PROG}: " + _("Stories! is played in {languages}: storyhost knows its rules for allowed words in "
-                                      "no other language. Choose one with --language.").format(
-            languages=join_either([language_named(code) for code in LANGUAGES]))), file=sys.stderr)
+    refused = without_term_rules(args.language)
+    if refused is not None:
+        print(visible(f"{PROG}: {refused}"), file=sys.stderr)
         return 2
     try:
         referee = referee_for(args.language)
