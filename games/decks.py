@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from games.base import SetupError, join_names
+from games.base import SetupError, join_either, join_names
 from games.dixit_rules import MIN_PLAYERS, Deal
 from games.language import N_, _, n_
 from games.json_checks import Checker, DeckProblems, closest, kind
@@ -323,7 +323,7 @@ def _tale_key(root: dict[str, Any], check: Checker) -> str | None:
     key = root["key"]
     if isinstance(key, str) and key in TALE_KEYS:
         return key
-    check.add("key", _("expected one of {choices}, found {found}").format(choices=", ".join(TALE_KEYS), found=kind(key)))
+    check.add("key", _("expected one of {choices}, found {found}").format(choices=join_either(TALE_KEYS), found=kind(key)))
     return None
 
 
@@ -369,7 +369,7 @@ def _spoken(name: str, path: str, check: Checker) -> str:
 def _language(code: Any, path: str, check: Checker) -> str | None:
     if code in TALE_LANGUAGES:
         return str(code)
-    check.add(path, _("expected one of {choices}, found {found}").format(choices=", ".join(TALE_LANGUAGES), found=kind(code)))
+    check.add(path, _("expected one of {choices}, found {found}").format(choices=join_either(list(TALE_LANGUAGES)), found=kind(code)))
     return None
 
 
@@ -463,7 +463,7 @@ def _frame(tile: dict[str, Any], key: str | None, path: str, check: Checker) -> 
         if "frame" in tile:
             check.add(f"{path}.frame", _("only Cinderella tiles have a frame colour; remove this field"))
         return None
-    colours = ", ".join(FRAME_COLOURS)
+    colours = join_either(FRAME_COLOURS)
     if "frame" not in tile:
         check.add(path, _("the field 'frame' is missing; every Cinderella tile has one of {colours}").format(colours=colours))
         return None

@@ -7,6 +7,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from games.base import join_names
 from games.language import _, n_
 
 
@@ -85,7 +86,7 @@ class Checker:
                 if close:
                     problem = _("unknown field; did you mean {field}?").format(field=repr(close))
                 else:
-                    problem = _("unknown field; the fields here are {fields}").format(fields=", ".join(allowed))
+                    problem = _("unknown field; the fields here are {fields}").format(fields=join_names(allowed))
                 self.add(field(path, key), problem)
         return value
 

@@ -33,6 +33,7 @@ from games.base import (
     already_set,
     check_player_names,
     fold_name,
+    join_either,
     join_names,
     points,
     quoted,
@@ -125,7 +126,7 @@ def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
     """What the engine relies on: distinct tiles, cards 1 to 13, pictures that are tiles."""
     if tale.key not in TALE_KEYS:
         raise SetupError(_("Unknown tale '{tale}': choose one of {tales}.").format(
-            tale=tale.key, tales=", ".join(TALE_KEYS)))
+            tale=tale.key, tales=join_either(TALE_KEYS)))
     names = [tile.name for tile in tale.tiles]
     if len(set(names)) != tile_count or len(names) != tile_count:
         raise SetupError(_("A tale needs {needed} tiles with different names, not {count}.").format(
@@ -138,7 +139,7 @@ def check_tale(tale: Tale, tile_count: int, frames: bool) -> None:
                 number=card.number))
     if frames and any(tile.frame not in FRAME_COLOURS for tile in tale.tiles):
         raise SetupError(_("Every Cinderella tile needs a frame colour: {colours}.").format(
-            colours=", ".join(FRAME_COLOURS)))
+            colours=join_either(FRAME_COLOURS)))
 
 
 @dataclass(frozen=True)

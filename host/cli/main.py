@@ -354,7 +354,7 @@ def _play(options: argparse.Namespace) -> None:
         assert saved is not None
         started = (_("{game}, game {number}. Players: {players}. Say '{help}' at any time.") if options.speech else
                    _("{game}, game {number}. Players: {players}. Type {help} at any time."))
-        print(started.format(game=games()[options.game].title, number=game_id, players=", ".join(settings["players"]),
+        print(started.format(game=games()[options.game].title, number=game_id, players=join_names(settings["players"]),
                              help=p_("verb", "help")))
         _run(store, saved, match, options, inputs, listening)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.base import GameState
+from games.base import GameState, join_names
 from games.language import _, n_
 from host.adapters.base import adapter_for
 from host.adapters.views import shown
@@ -50,7 +50,7 @@ def worded(table: dict[str, Any]) -> dict[str, Any]:
         card["label"] = (_("Card {number}").format(number=number) if face is None
                          else _("Card {number}: {title}").format(number=number, title=face["title"]))
         card["said"] = ("" if votes is None else _("no vote") if not votes
-                        else n_("{count} vote: {names}", "{count} votes: {names}", len(votes)).format(count=len(votes), names=", ".join(votes)))
+                        else n_("{count} vote: {names}", "{count} votes: {names}", len(votes)).format(count=len(votes), names=join_names(votes)))
     return table
 
 

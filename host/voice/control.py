@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Union
 
-from games.base import Action, GameState, IllegalAction
+from games.base import Action, GameState, IllegalAction, join_either
 from host.speech.recognizer import Hypothesis
 from games.language import _, p_
 from host.voice.phrases import SLOT, GameVoice, Names, Phrase, host_lines, phrases
@@ -270,7 +270,7 @@ class VoiceControl:
         examples: dict[str, str] = {}
         for phrase in self._phrases(state):
             examples.setdefault(phrase.line if phrase.line in self.host_lines else phrase.line.split()[0], phrase.words)
-        spoken_list = ", ".join(self._prefixed(words) for words in examples.values())
+        spoken_list = join_either([self._prefixed(words) for words in examples.values()])
         self.say(_("You can say: {phrases}.").format(phrases=spoken_list))
 
 

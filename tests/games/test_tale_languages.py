@@ -117,7 +117,7 @@ def test_the_languages_block_is_checked_against_the_english_cards() -> None:
         "languages.es.cards[3].pictures: expected ['SEGUNDO CERDITO', 'MANZANO', 'CASA DE MADERA']: the pictures "
         "of card 4 in the same order, named as the tiles of languages.es.tiles",
         "languages.es.cards[5].number: expected 6, found 7; number the cards 1 to 13 in order",
-        "languages.fr: expected one of en, es, ca, de, found the text 'fr'",
+        "languages.fr: expected one of en, es, ca or de, found the text 'fr'",
         "languages.en: the tale itself is written in en; give here only its other languages",
     ]
 
@@ -127,5 +127,5 @@ def test_the_tale_language_and_a_repeated_tile_name_are_checked() -> None:
     data["language"] = "fr"
     data["languages"]["de"]["tiles"][2] = "DRACHE"
     found = problems(data)
-    assert found[0] == "language: expected one of en, es, ca, de, found the text 'fr'"
+    assert found[0] == "language: expected one of en, es, ca or de, found the text 'fr'"
     assert "languages.de.tiles[2]: 'DRACHE' is already the name of languages.de.tiles[0]" in found

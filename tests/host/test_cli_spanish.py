@@ -99,7 +99,7 @@ def test_rules_refuse_a_language_storyhost_lacks_in_one_line(tmp_path: Path) -> 
 def test_the_command_line_speaks_the_language_of_the_last_game(tmp_path: Path) -> None:
     played = run_storyhost(tmp_path, *DIXIT, "--language", "es", "--seed", "1", stdin="storyteller Leo\n")
     assert played.returncode == 0, played.stderr
-    assert played.stdout.startswith("Dixit, partida 1. Jugadores: Julián, Matilde, Leo. Escribe ")
+    assert played.stdout.startswith("Dixit, partida 1. Jugadores: Julián, Matilde y Leo. Escribe ")
     rules = run_storyhost(tmp_path, "rules", "dixit")  # no --language: the remembered one
     assert "cuentacuentos" in rules.stdout and rules.stderr == ""
     english = run_storyhost(tmp_path, "rules", "dixit", "--language", "en")

@@ -256,7 +256,7 @@ def test_unknown_keys_are_refused(tmp_path):
     data["author"] = "us"
     data["cards"][2]["picture"] = data["cards"][2].pop("pictures")
     assert problems(load_tale, write(tmp_path, data)) == [
-        "author: unknown field; the fields here are game, key, title, tiles, cards, language, languages",
+        "author: unknown field; the fields here are game, key, title, tiles, cards, language and languages",
         "cards[2]: the field 'pictures' is missing",
         "cards[2].picture: unknown field; did you mean 'pictures'?",
     ]
@@ -274,8 +274,8 @@ def test_cinderella_frames(tmp_path):
     del data["tiles"][0]["frame"]
     data["tiles"][5]["frame"] = "purple"
     assert problems(load_tale, write(tmp_path, data)) == [
-        "tiles[0]: the field 'frame' is missing; every Cinderella tile has one of red, blue, green, yellow",
-        "tiles[5].frame: expected one of red, blue, green, yellow, found the text 'purple'",
+        "tiles[0]: the field 'frame' is missing; every Cinderella tile has one of red, blue, green or yellow",
+        "tiles[5].frame: expected one of red, blue, green or yellow, found the text 'purple'",
     ]
 
 
@@ -306,7 +306,7 @@ def test_game_and_key_must_match_the_tale_rules(tmp_path):
     data["key"] = "snow-white"
     assert problems(load_tale, write(tmp_path, data)) == [
         "game: expected 'storytelling', found the text 'stories'",
-        "key: expected one of saint-george, three-pigs, cinderella, hare-tortoise, found the text 'snow-white'",
+        "key: expected one of saint-george, three-pigs, cinderella or hare-tortoise, found the text 'snow-white'",
     ]
 
 
@@ -321,7 +321,7 @@ def test_stories_deck_problems(tmp_path):
     }
     assert problems(load_opening_cards, write(tmp_path, data)) == [
         "game: expected 'stories', found the text 'storytelling'",
-        "cards[1].picture: unknown field; the fields here are normal, quirky",
+        "cards[1].picture: unknown field; the fields here are normal and quirky",
         "cards[1].quirky: expected some text, found empty text",
         "cards[1].normal: the same sentence as cards[0].normal",
         "cards[2].quirky: the same sentence as cards[0].quirky",
@@ -344,7 +344,7 @@ def test_several_problems_are_reported_together_one_per_line(tmp_path):
         load_tale(write(tmp_path, data, "three-pigs.json"))
     path = tmp_path / "three-pigs.json"
     assert caught.value.problems == (
-        "tiles[0].colour: unknown field; the fields here are name, frame",
+        "tiles[0].colour: unknown field; the fields here are name and frame",
         "cards[1].number: expected a whole number of 1 or more, found the number 0",
         "cards[6].pictures[0]: 'WOLFF' is not a tile of this tale; did you mean 'WOLF'?",
         "cards[6].pictures[2]: 'HOUSE OF STRAW' is already pictures[1]; a card shows each tile once",

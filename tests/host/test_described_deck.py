@@ -280,7 +280,7 @@ def test_unknown_and_repeated_fields_and_the_wrong_game(tmp_path):
         "game: expected 'dixit', found the text 'stories'",
         "cards[4]: the field 'description' is missing",
         "cards[4].descripton: unknown field; did you mean 'description'?",
-        "cards[9].colour: unknown field; the fields here are id, title, description, image, licence",
+        "cards[9].colour: unknown field; the fields here are id, title, description, image and licence",
         "cards[11].title: this field is written more than once; keep only one",
     ]
 

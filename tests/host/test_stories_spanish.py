@@ -143,7 +143,7 @@ def test_storyhost_play_reports_every_problem_of_a_broken_deck_in_spanish(tmp_pa
         "cards[0].normal: se esperaba un texto, se encontró un texto vacío",
         "cards[1].quirk: campo desconocido; ¿querías decir 'quirky'?",
         "cards[1].quirky: se esperaba un texto, se encontró el número 3",
-        "cards[2].color: campo desconocido; aquí los campos son normal, quirky",
+        "cards[2].color: campo desconocido; aquí los campos son normal y quirky",
         "cards[2].normal: la misma frase que cards[1].normal",
         "cards[3]: se esperaba un objeto, se encontró una lista",
     )], refused.stderr

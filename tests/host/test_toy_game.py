@@ -168,7 +168,7 @@ def test_the_toy_game_plays_through_the_command_line(
     assert capfd.readouterr().err == "--target must be a whole number from 1 to 50, not 99.\n"
     assert main(["play", "toy", "--players", "Ann", "Bo", "--target", "3", "--script", str(script)]) == 0
     out = capfd.readouterr().out
-    assert out.startswith("Toy count, game 1. Players: Ann, Bo.")
+    assert out.startswith("Toy count, game 1. Players: Ann and Bo.")
     assert "Bo reaches 3 and wins." in out
     assert main(["games"]) == 0
     assert capfd.readouterr().out.startswith("1: Toy count with Ann and Bo; 2 moves, over,")

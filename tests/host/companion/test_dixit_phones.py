@@ -114,7 +114,7 @@ def test_a_whole_turn_from_phones_only(browser: WebDriver, tmp_path: Path) -> No
         pages.wait_text("Julian", "Your vote: card 2.")
 
         pages.press("Julián", "vote", "4")  # the last vote: all are in, the rules reveal them
-        pages.wait_text("table", "2 votes: An, Julián")
+        pages.wait_text("table", "2 votes: An and Julián")
         pages.wait_text("Ana", "All votes are in. Which card is yours? Press its number.")
         assert pages.offered("Julian") == set()  # no vote can change now
         all_clean(pages)

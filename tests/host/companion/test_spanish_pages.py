@@ -93,7 +93,7 @@ def test_a_spanish_game_s_pages(browser: WebDriver, tmp_path: Path) -> None:
         pages.press("Bo", "vote", "4")
         pages.press("Cy", "vote", "4")
         pages.press("Di", "vote", "3")  # the last vote: the table shows them all
-        pages.wait_text("table", "Carta 4 2 votos: Bo, Cy")
+        pages.wait_text("table", "Carta 4 2 votos: Bo y Cy")
         pages.wait_text("table", "Carta 3 1 voto: Di")
         pages.wait_text("table", "Carta 1 ningún voto")
         same_when_loaded_anew(pages, "table", "table, loaded anew", host.base + "/table", ("#game", "#scores"))
