@@ -11,10 +11,28 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from games.language import _
+from games.language import N_, _
 
 #: the largest JSON file read (a deck of a thousand cards is well under 1 MB)
 MAX_JSON_BYTES = 4 << 20
+#: what Python's json parser says is wrong (the start of its `msg`, CPython's json.decoder and
+#: _json scanner; some add the character after it) -> the same in the table's language
+JSON_ERRORS = {
+    "Expecting value": N_("expected a value: text in double quotes, a number, true, false, null, a list or an object "
+                          "(a list cannot end with a comma)"),
+    "Expecting ',' delimiter": N_("a comma is missing"),
+    "Expecting ':' delimiter": N_("a colon is missing after a field's name"),
+    "Expecting property name enclosed in double quotes": N_("expected a field's name in double quotes (an object "
+                                                            "cannot end with a comma)"),
+    "Unterminated string starting at": N_("a text starts here with a double quote that nothing closes"),
+    "Invalid control character": N_("a text holds a control character such as a line break or a tab; write them "
+                                    "as \\n and \\t"),
+    "Invalid \\uXXXX escape": N_("a \\u in a text needs four hexadecimal digits after it"),
+    "Invalid \\escape": N_("a backslash in a text starts no escape JSON knows; write \\\\ for a backslash"),
+    "Extra data": N_("there is more after the end of the JSON"),
+    "Illegal trailing comma before end of object": N_("an object cannot end with a comma"),
+    "Illegal trailing comma before end of array": N_("a list cannot end with a comma"),
+}
 
 
 class FileRefused(ValueError):
@@ -67,12 +85,20 @@ def parse_json(text: str, path: Path | str,
         return json.loads(text, object_pairs_hook=object_pairs_hook)
     except json.JSONDecodeError as error:
         problem = _("line {line}, column {column}: this is not valid JSON ({detail})").format(
-            line=error.lineno, column=error.colno, detail=error.msg)
+            line=error.lineno, column=error.colno, detail=json_error(error.msg))
         raise FileRefused(path, problem) from None
     except RecursionError:
         raise FileRefused(path, _("the JSON is nested too deeply to be read")) from None
     except ValueError:  # an integer of thousands of digits
         raise FileRefused(path, _("the JSON holds a number too long to be read")) from None
+
+
+def json_error(detail: str) -> str:
+    """Python's json error `detail` in the table's language (English for one it does not list)."""
+    for english, told in JSON_ERRORS.items():
+        if detail.startswith(english):
+            return _(told)
+    return detail
 
 
 def read_json(path: Path, limit: int = MAX_JSON_BYTES) -> Any:

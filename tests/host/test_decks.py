@@ -161,13 +161,15 @@ def test_a_small_stories_deck_of_ones_own_loads(tmp_path):
 def test_broken_json_names_line_and_column(tmp_path):
     path = write(tmp_path, '{\n  "game": "stories",\n  "cards": [\n    {"normal": "a" "quirky": "b"}\n  ]\n}\n')
     assert problems(load_opening_cards, path) == [
-        "line 4, column 20: this is not valid JSON (Expecting ',' delimiter)"
+        "line 4, column 20: this is not valid JSON (a comma is missing)"
     ]
 
 
 def test_empty_file_is_broken_json(tmp_path):
     path = write(tmp_path, "")
-    assert problems(load_tale, path) == ["line 1, column 1: this is not valid JSON (Expecting value)"]
+    assert problems(load_tale, path) == [
+        "line 1, column 1: this is not valid JSON (expected a value: text in double quotes, a number, true, false, "
+        "null, a list or an object (a list cannot end with a comma))"]
 
 
 def test_missing_file(tmp_path):
@@ -384,5 +386,5 @@ def test_a_new_games_deck_is_read_by_its_reader_and_refused_by_the_host_with_eve
         "steps[3]: expected 1 or 2, found the number 3",
     ]
     assert problems(lambda path: load_deck(toy_steps, path), write(tmp_path, "{\n  oops")) == [
-        "line 2, column 3: this is not valid JSON (Expecting property name enclosed in double quotes)"
+        "line 2, column 3: this is not valid JSON (expected a field's name in double quotes (an object cannot end with a comma))"
     ]

@@ -216,7 +216,7 @@ def test_image_kinds_are_told_by_their_first_bytes():
 def test_broken_json(tmp_path):
     path = write(tmp_path, '{"game": "dixit",\n "title": "x",\n "cards": [{"id": 1,}]}')
     assert problems(load_described_deck, path) == [
-        "line 3, column 21: this is not valid JSON (Expecting property name enclosed in double quotes)"
+        "line 3, column 21: this is not valid JSON (expected a field's name in double quotes (an object cannot end with a comma))"
     ]
 
 
