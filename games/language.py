@@ -33,6 +33,12 @@ def speaking(translations: gettext.NullTranslations) -> Iterator[None]:
         use(before)
 
 
+def spoken_language() -> str:
+    """The active catalog's language code, for what is said by a locale's own rules (a
+    number's decimal sign); English, the messages' own language, has no catalog."""
+    return str(_active.info().get("language", "en"))
+
+
 def _(message: str) -> str:
     return _active.gettext(message)
 

@@ -747,6 +747,6 @@ def _make(settings: Settings, services: Services) -> StoriesState:
 
 SPEC = GameSpec(
     "stories", "Stories!", MIN_PLAYERS, MAX_PLAYERS,
-    (Option("timer_seconds", 60, "seconds per story", low=1, high=3600, flag="timer"),),
+    (Option("timer_seconds", 60, N_("seconds per story"), low=1, high=3600, flag="timer"),),
     _make,
 )

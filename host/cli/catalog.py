@@ -23,40 +23,43 @@ def games() -> Mapping[str, GameSpec]:
 
 
 def _add_option(parser: argparse.ArgumentParser, option: Option, title: str) -> None:
-    flag = f"--{option.word}"
+    """A game's option, its help (marked where the option is defined) in the table's language."""
+    flag, told = f"--{option.word}", _(option.help)
     if option.kind is bool:
-        parser.add_argument(flag, dest=option.key, action="store_true", help=f"{title}: {option.help}")
+        parser.add_argument(flag, dest=option.key, action="store_true",
+                            help=_("{game}: {help}").format(game=title, help=told))
     elif option.kind is int:
         parser.add_argument(
             flag, dest=option.key, type=int, default=option.default, metavar="N",
-            help=f"{title}: {option.help} ({option.low} to {option.high}, default {option.default})",
+            help=_("{game}: {help} ({low} to {high}, default {default})").format(
+                game=title, help=told, low=option.low, high=option.high, default=option.default),
         )
     else:
         parser.add_argument(
             flag, dest=option.key, choices=option.choices, default=option.default,
-            help=f"{title}: {option.help} (default {option.default})",
+            help=_("{game}: {help} (default {default})").format(game=title, help=told, default=option.default),
         )
 
 
 def add_play_options(parser: argparse.ArgumentParser) -> None:
     """The options of `storyhost play GAME`: those of every game, each said to be whose."""
     known = games()
-    parser.add_argument("game", choices=sorted(known), help="which game to play")
+    parser.add_argument("game", choices=sorted(known), help=_("which game to play"))
     parser.add_argument(
         "--players", nargs="+", required=True, metavar="NAME",
-        help="player names in seat order (the next player sits on the left), e.g. --players Nina Sabine Stephan",
+        help=_("player names in seat order (the next player sits on the left), e.g. --players Nina Sabine Stephan"),
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed for shuffling (default: random)")
+    parser.add_argument("--seed", type=int, default=None, help=_("seed for shuffling (default: random)"))
     parser.add_argument(
         "--deck", default=None,
-        help="a deck file of your own (Stories! cards, one Storytelling tale, or Dixit cards told in words); "
-        "Dixit: 'described' for the built-in deck told in words",
+        help=_("a deck file of your own (Stories! cards, one Storytelling tale, or Dixit cards told in words); "
+               "Dixit: 'described' for the built-in deck told in words"),
     )
     for name in sorted(known):
         adapter = adapter_for(name)
         for option in (*adapter.spec.options, *adapter.options):
             _add_option(parser, option, adapter.spec.title)
-    parser.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    parser.add_argument("--script", default=None, help=_("read commands from this file instead of the keyboard"))
 
 
 def limits(spec: GameSpec) -> dict[str, tuple[str, int, int]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from games.base import Match
 from games.language import _, use
 from host.audio.sources import FileSource
-from host.adapters.base import adapter_for
+from host.adapters.base import adapter_for, language_named
 from host.adapters.listening import Hearing
 from host.cli.catalog import make, new_settings
 from host.speech.hearing import Heard, hear
@@ -29,7 +29,7 @@ from host.speech import registry as recognizers
 from host.speech.registry import open_recognizer
 from host.session.session import Session, SessionConfig, TextOutput
 from host.audio.speaker import PrintSpeaker, Speaker, open_speaker
-from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language, translations
+from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, translations
 from host.storage.store import GameStore
 
 GAME = "stories"
@@ -98,22 +98,25 @@ def _language_refused(language: str) -> str | None:
         return str(error)
     if language == DEFAULT:
         return None
-    named = f"{NAMES[language]} ({language})"
-    return (f"the demo is in English only: its story is an English recording, and no natural voice here can record "
-            f"one in {named}. To play Stories! in {named}: storyhost play stories --language {language} "
-            "--players NAME NAME NAME")
+    return _("the demo is in English only: its story is an English recording, and no natural voice here can record "
+             "one in {language}. To play Stories! in {language}: {command}").format(
+        language=language_named(language),
+        command=f"storyhost play stories --language {language} --players NAME NAME NAME")
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="storyhost demo", description="A Stories! story refereed from a recording.")
-    parser.add_argument("--fast", action="store_true", help="hear the recording as fast as possible, not at its pace")
-    parser.add_argument("--silent", action="store_true", help="print the announcements without reading them aloud")
+    parser = argparse.ArgumentParser(prog="storyhost demo",
+                                     description=_("A Stories! story refereed from a recording."))
+    parser.add_argument("--fast", action="store_true",
+                        help=_("hear the recording as fast as possible, not at its pace"))
+    parser.add_argument("--silent", action="store_true", help=_("print the announcements without reading them aloud"))
     parser.add_argument("--asr", choices=recognizers.names(),
-                        help=f"the recognizer that hears the story (default: {recognizers.default().name})")
+                        help=_("the recognizer that hears the story (default: {default})").format(
+                            default=recognizers.default().name))
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=recognizers.model_help())
     parser.add_argument("--language", default=DEFAULT, metavar="CODE",
-                        help="the demo's language: en only, since its story is a recording in English")
+                        help=_("the demo's language: en only, since its story is a recording in English"))
     options = parser.parse_args(argv)
     refusal = _language_refused(options.language)
     if refusal:

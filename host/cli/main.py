@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from babel.dates import format_date
 
-from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_names
-from host.adapters.base import adapter_for
+from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_either, join_names
+from host.adapters.base import adapter_for, language_named
 from host.adapters.listening import Hearing
 from host.audio.sources import MicGate, MicrophoneSource
 from host.cli.usage import UsageError, speak_argparse
@@ -34,7 +34,7 @@ from host.storage.preferences import Preferences
 from host.storage.preferences import load as load_preferences
 from host.storage.preferences import save as save_preferences
 from host.storage.catalogs import DEFAULT as DEFAULT_LANGUAGE
-from host.storage.catalogs import NAMES, UnknownLanguage, check_language, languages, translations
+from host.storage.catalogs import UnknownLanguage, check_language, languages, translations
 from games.language import _, n_, p_, speaking, use
 from host.cli.rules import rules_in, with_rules
 from host.session.screen import visible
@@ -42,7 +42,7 @@ from host.session.session import Session, SessionConfig, TextOutput
 from host.voice.names import CallError, parse_calls, spoken_names
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
-from host.audio.speaker import PrintSpeaker, Speaker, SpeakerError, open_speaker
+from host.audio.speaker import MAX_RATE, MIN_RATE, PrintSpeaker, Speaker, SpeakerError, open_speaker
 from host.storage.store import GameBusy, GameDamaged, GameStore, SavedGame, StoreError
 from models.locate import data_dir
 from nlp import LanguageResourceMissing
@@ -65,43 +65,48 @@ DELEGATED = {
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="storyhost",
-        description="An offline, voice-driven host for Stories!, Storytelling and Dixit.",
+        description=_("An offline, voice-driven host for Stories!, Storytelling and Dixit."),
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    play = commands.add_parser("play", help="start a new game")
+    play = commands.add_parser("play", help=_("start a new game"))
     add_play_options(play)
     play.add_argument(
         "--language", default=None, metavar="CODE",
-        help=f"the language the game is played in, saved with it and remembered for the next: "
-             f"{', '.join(f'{code} ({NAMES[code]})' for code in languages())}",
+        help=_("the language the game is played in, saved with it and remembered for the next: {languages}").format(
+            languages=join_either([language_named(code) for code in languages()])),
     )
     add_speech_options(play)
     add_companion_options(play)
-    resume = commands.add_parser("resume", help="continue a saved game (the latest unfinished one by default)")
-    resume.add_argument("id", nargs="?", type=int, help="the game's number, as 'storyhost games' lists it")
-    resume.add_argument("--script", default=None, help="read commands from this file instead of the keyboard")
+    resume = commands.add_parser("resume", help=_("continue a saved game (the latest unfinished one by default)"))
+    resume.add_argument("id", nargs="?", type=int, help=_("the game's number, as 'storyhost games' lists it"))
+    resume.add_argument("--script", default=None, help=_("read commands from this file instead of the keyboard"))
     add_speech_options(resume)
     add_companion_options(resume)
-    commands.add_parser("games", help="list saved games")
-    rules = commands.add_parser("rules", help="the rules and rulings storyhost applies")
+    commands.add_parser("games", help=_("list saved games"))
+    rules = commands.add_parser("rules", help=_("the rules and rulings storyhost applies"))
     rules.add_argument("game", choices=with_rules(games()))
     rules.add_argument("--language", default=None, metavar="CODE",
-                       help="the language of the rules (default: the language of your last game)")
-    commands.add_parser("demo", help="watch a Stories! story refereed from a recording, no microphone needed", add_help=False)
-    commands.add_parser("tick", help="judge which written terms a story transcript or recording ticks", add_help=False)
-    commands.add_parser("models", help="list, download, install and verify speech and language models", add_help=False)
-    commands.add_parser("devices", help="list microphones and speakers", add_help=False)
-    commands.add_parser("transcribe", help="print what the speech recognizer hears in a WAV or FLAC file", add_help=False)
+                       help=_("the language of the rules (default: the language of your last game)"))
+    commands.add_parser("demo", help=_("watch a Stories! story refereed from a recording, no microphone needed"),
+                        add_help=False)
+    commands.add_parser("tick", help=_("judge which written terms a story transcript or recording ticks"),
+                        add_help=False)
+    commands.add_parser("models", help=_("list, download, install and verify speech and language models"),
+                        add_help=False)
+    commands.add_parser("devices", help=_("list microphones and speakers"), add_help=False)
+    commands.add_parser("transcribe", help=_("print what the speech recognizer hears in a WAV or FLAC file"),
+                        add_help=False)
     return parser
 
 
 def add_speech_options(parser: argparse.ArgumentParser) -> None:
-    speech = parser.add_argument_group("speech")
+    speech = parser.add_argument_group(_("speech"))
     speech.add_argument(
         "--speech", action="store_true",
-        help="play by voice: the host speaks, hears spoken commands, and in Stories! ticks the story live",
+        help=_("play by voice: the host speaks, hears spoken commands, and in Stories! ticks the story live"),
     )
-    speech.add_argument("--input", default=None, metavar="NAME|INDEX", help="the microphone ('storyhost devices' lists them)")
+    speech.add_argument("--input", default=None, metavar="NAME|INDEX",
+                        help=_("the microphone ('storyhost devices' lists them)"))
     speech.add_argument(
         "--asr", choices=recognizers.names(), default=None, help=recognizers.asr_help(),
     )
@@ -109,29 +114,34 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
         "--model", type=Path, default=None, metavar="NAME|DIR",
         help=recognizers.model_help(),
     )
-    speech.add_argument("--voice", default=None, help="the voice of the host (an espeak-ng voice such as en-us; "
-                        "default: the game's language's, es for Spanish)")
-    speech.add_argument("--rate", type=int, default=None, help="speech rate in words per minute (80 to 450), remembered")
+    speech.add_argument("--voice", default=None, help=_("the voice of the host (an espeak-ng voice such as en-us; "
+                                                        "default: the game's language's, es for Spanish)"))
+    speech.add_argument("--rate", type=int, default=None,
+                        help=_("speech rate in words per minute ({low} to {high}), remembered").format(
+                            low=MIN_RATE, high=MAX_RATE))
     speech.add_argument(
         "--prefix", default=None, metavar="WORD",
-        help="take a spoken command only when it starts with WORD (e.g. host), so talk at the table is not taken for one",
+        help=_("take a spoken command only when it starts with WORD (e.g. host), so talk at the table is not taken "
+               "for one"),
     )
     speech.add_argument(
         "--call", action="append", default=[], metavar="NAME=WORD",
-        help="call a player by another word by voice, for a name the speech recognizer does not know",
+        help=_("call a player by another word by voice, for a name the speech recognizer does not know"),
     )
 
 
 def add_companion_options(parser: argparse.ArgumentParser) -> None:
-    companion = parser.add_argument_group("phones")
+    companion = parser.add_argument_group(_("phones"))
     companion.add_argument(
         "--companion", action="store_true",
-        help="serve each player a private page on their phone, and a table page, over the local network",
+        help=_("serve each player a private page on their phone, and a table page, over the local network"),
     )
-    companion.add_argument("--port", type=port_number, default=8765, help="the port the pages are served on (default 8765; 0: any free port)")
+    companion.add_argument("--port", type=port_number, default=8765,
+                           help=_("the port the pages are served on (default 8765; 0: any free port)"))
     companion.add_argument(
         "--host", default=None, metavar="ADDRESS",
-        help="serve the pages on this one address of this computer (default: every address phones may reach, the likeliest said first)",
+        help=_("serve the pages on this one address of this computer (default: every address phones may reach, "
+               "the likeliest said first)"),
     )
 
 

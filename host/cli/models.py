@@ -17,6 +17,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from babel.numbers import format_decimal
+
+from games.language import N_, _, spoken_language
 from host.cli.usage import OneLineParser, UsageError
 from models import (
     Installed,
@@ -37,35 +40,38 @@ PROG = "storyhost models"
 
 
 class _Parser(OneLineParser):
-    error_format = f"{PROG}: {{message}}; see '{PROG} --help'."
+    error_format = N_("storyhost models: {message}; see 'storyhost models --help'.")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="See, fetch, install and check speech and language models.")
+    parser = _Parser(prog=PROG, description=_("See, fetch, install and check speech and language models."))
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
-    commands.add_parser("list", help="every known model, its size, and where it is installed")
-    fetch = commands.add_parser("download", help="fetch a Vosk or Whisper model, check it and install it")
-    fetch.add_argument("name", help="the model's name, as 'storyhost models list' shows it")
-    local = commands.add_parser("install", help="install a Vosk model from a zip file (the offline way)")
-    local.add_argument("zip", type=Path, help="the model's .zip file")
-    local.add_argument("--name", help="install under this name (default: the zip's top folder)")
-    check = commands.add_parser("verify", help="check one installed model, or all of them")
-    check.add_argument("name", nargs="?", help="the model to check (default: every installed model)")
-    where = commands.add_parser("path", help="print the folder of a model")
-    where.add_argument("name", help="a model name, or a language such as en or de for its speech model")
+    commands.add_parser("list", help=_("every known model, its size, and where it is installed"))
+    fetch = commands.add_parser("download", help=_("fetch a Vosk or Whisper model, check it and install it"))
+    fetch.add_argument("name", help=_("the model's name, as 'storyhost models list' shows it"))
+    local = commands.add_parser("install", help=_("install a Vosk model from a zip file (the offline way)"))
+    local.add_argument("zip", type=Path, help=_("the model's .zip file"))
+    local.add_argument("--name", help=_("install under this name (default: the zip's top folder)"))
+    check = commands.add_parser("verify", help=_("check one installed model, or all of them"))
+    check.add_argument("name", nargs="?", help=_("the model to check (default: every installed model)"))
+    where = commands.add_parser("path", help=_("print the folder of a model"))
+    where.add_argument("name", help=_("a model name, or a language such as en or de for its speech model"))
     return parser
 
 
 def _size(size: int | None) -> str:
-    """In words a voice reads well: '39.3 megabytes', '1.8 gigabytes'."""
+    """In words a voice reads well, in the table's language: '39.3 megabytes', in Spanish
+    '1,8 gigabytes'."""
     if size is None:
-        return "unknown"
-    return f"{size / 2**30:.1f} gigabytes" if size >= 2**30 else f"{size / 2**20:.1f} megabytes"
+        return _("unknown")
+    gigabytes = size >= 2**30
+    number = format_decimal(size / 2**(30 if gigabytes else 20), "0.0", locale=spoken_language())
+    return (_("{size} gigabytes") if gigabytes else _("{size} megabytes")).format(size=number)
 
 
 def _entry_size(entry: ModelEntry) -> str:
     if entry.kind == "spacy":
-        return f"pip package {entry.version}"
+        return _("pip package {version}").format(version=entry.version)
     if entry.files is not None:
         sizes = [record.size for record in entry.files.values()]
         return _size(None if None in sizes else sum(size or 0 for size in sizes))
@@ -75,20 +81,22 @@ def _entry_size(entry: ModelEntry) -> str:
 def _where(entry: ModelEntry, manifest: Manifest) -> str:
     try:
         if entry.kind == "spacy":
-            return f"yes, in {spacy_location(entry)}"
-        if entry.kind == "whisper":
-            return f"yes, in {locate_whisper_named(entry).path}"
-        return f"yes, in {locate_vosk(entry.name, manifest).path}"
+            folder = spacy_location(entry)
+        elif entry.kind == "whisper":
+            folder = locate_whisper_named(entry).path
+        else:
+            folder = locate_vosk(entry.name, manifest).path
     except ModelNotFound:
-        return "no"
+        return _("no")
+    return _("yes, in {folder}").format(folder=folder)
 
 
 def _list() -> int:
     """A table with a header row: a screen reader reads each row as name (with the short name
     `--model` also takes), kind, language, size, installed."""
     manifest = load_manifest()
-    print(f"Known models (storyhost installs downloaded models into {install_root()}):")
-    rows = [("name", "kind", "language", "size", "installed")]
+    print(_("Known models (storyhost installs downloaded models into {folder}):").format(folder=install_root()))
+    rows = [(_("name"), _("kind"), _("language"), _("size"), _("installed"))]
     for entry in manifest.entries:
         name = entry.name if entry.alias is None else f"{entry.name} ({entry.alias})"
         rows.append((name, entry.kind, entry.language, _entry_size(entry), _where(entry, manifest)))
@@ -97,24 +105,26 @@ def _list() -> int:
         print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
     for found in installed_models():
         if manifest.get(found.name) is None:
-            print(f"Also found: {found.path} ({found.place.label}).")
+            print(_("Also found: {folder} ({place}).").format(folder=found.path, place=found.place.label))
     return 0
 
 
 def _report(installed: Installed) -> None:
     if installed.already:
-        print(f"{installed.name} is already installed in {installed.path}.")
+        print(_("{name} is already installed in {folder}.").format(name=installed.name, folder=installed.path))
     else:
-        print(f"Installed {installed.name} in {installed.path} ({installed.checked}).")
+        print(_("Installed {name} in {folder} ({checked}).").format(name=installed.name, folder=installed.path,
+                                                                    checked=installed.checked))
 
 
 def _verify(name: str | None) -> int:
     verdicts = verify(name)
     for verdict in verdicts:
-        where = f" ({verdict.path})" if verdict.path else ""
-        print(f"{verdict.name}: {'ok' if verdict.ok else 'FAILED'}, {verdict.detail}{where}.")
+        told = (_("{name}: ok, {detail}") if verdict.ok else _("{name}: FAILED, {detail}")).format(
+            name=verdict.name, detail=verdict.detail)
+        print(f"{told} ({verdict.path})." if verdict.path else f"{told}.")
     if not verdicts:
-        print("Nothing to verify: no model is installed; 'storyhost models list' shows what can be.")
+        print(_("Nothing to verify: no model is installed; 'storyhost models list' shows what can be."))
     return 0 if all(verdict.ok for verdict in verdicts) else 1
 
 
@@ -143,7 +153,7 @@ def main(argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nStopped; nothing was installed.", file=sys.stderr)
+        print("\n" + _("Stopped; nothing was installed."), file=sys.stderr)
         return 130
 
 

@@ -36,16 +36,18 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.base import join_names
+from games.base import join_either, join_names
 from games.language import N_, _, n_, speaking
+from host.adapters.base import language_named
 from host.adapters.stories import without_term_rules
-from host.storage.catalogs import UnknownLanguage, check_language, translations
+from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, translations
 from host.cli.usage import OneLineParser, UsageError
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
 from host.speech import registry as recognizers
 
 from games.stories import TERMS_PER_PLAYER
+from nlp.referee import LANGUAGES as TERM_LANGUAGES
 
 if TYPE_CHECKING:
     from nlp import ReconcilingTracker, Referee, TickEvent
@@ -56,25 +58,28 @@ MAX_TRANSCRIPT_BYTES = 1 << 20
 
 
 class _Parser(OneLineParser):
-    error_format = f"{{message}}; see '{PROG} --help'"
+    error_format = N_("{message}; see 'storyhost tick --help'")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Judge which written terms a story ticks, by the Stories! rules.")
-    parser.add_argument("--card", required=True, help="the text of the story card")
-    parser.add_argument("--terms", required=True, type=Path, help='JSON file: {"player": ["term", ...], ...}')
+    parser = _Parser(prog=PROG, description=_("Judge which written terms a story ticks, by the Stories! rules."))
+    parser.add_argument("--card", required=True, help=_("the text of the story card"))
+    parser.add_argument("--terms", required=True, type=Path,
+                        help=_("JSON file: {example}").format(example='{"player": ["term", ...], ...}'))
     story = parser.add_mutually_exclusive_group(required=True)
-    story.add_argument("--transcript", type=Path, help="the story as a text file")
-    story.add_argument("--audio", type=Path, help="the story as a WAV or FLAC recording")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    story.add_argument("--transcript", type=Path, help=_("the story as a text file"))
+    story.add_argument("--audio", type=Path, help=_("the story as a WAV or FLAC recording"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object instead of lines"))
     parser.add_argument(
-        "--asr", metavar="NAME", help=f"recognizer for --audio: {recognizers.named()}"
+        "--asr", metavar="NAME",
+        help=_("recognizer for --audio: {recognizers}").format(recognizers=recognizers.named()),
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
-                        help=f"for --audio: {recognizers.model_help()}")
-    parser.add_argument("--language", default="en", metavar="CODE",
-                        help="the language of the card, terms and story, and of the lines printed: en (the default) "
-                             "or es, Spanish")
+                        help=_("for --audio: {models}").format(models=recognizers.model_help()))
+    parser.add_argument("--language", default=DEFAULT, metavar="CODE",
+                        help=_("the language of the card, terms and story, and of the lines printed "
+                               "(default {default}): {languages}").format(
+                            default=DEFAULT, languages=join_either([language_named(code) for code in TERM_LANGUAGES])))
     return parser
 
 

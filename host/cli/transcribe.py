@@ -12,22 +12,30 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from games.language import use
+from games.base import join_either
+from games.language import N_, _, use
+from host.adapters.base import language_named
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
 from host.speech.recognizer import Hypothesis, RecognizerError
 from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
-from host.storage.catalogs import DEFAULT, NAMES, UnknownLanguage, check_language, languages, translations
+from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, languages, translations
 from host.voice.phrases import each
 from nlp.commands import understand
 from nlp.ticks import HeardWord
 
-VERDICTS = {"take": "taken at once", "ask": "asked about first", "drop": "not a command"}
+#: what a game does with an utterance, in the table's words (the labels final: and command: stay
+#: as they are, for scripts that read the lines)
+VERDICTS = {"take": N_("taken at once"), "ask": N_("asked about first"), "drop": N_("not a command")}
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="storyhost transcribe", description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("audio", type=Path, help="a WAV or FLAC file, at any sample rate")
+    parser = argparse.ArgumentParser(
+        prog="storyhost transcribe",
+        description=_("Print what the speech recognizer hears in a recording streamed as a microphone delivers it: "
+                      "a final: line per utterance and, with --phrases, a command: line saying what a game would do "
+                      "with it."))
+    parser.add_argument("audio", type=Path, help=_("a WAV or FLAC file, at any sample rate"))
     parser.add_argument(
         "--asr", choices=names(), help=asr_help("the recognizer"),
     )
@@ -35,13 +43,15 @@ def main(argv: list[str]) -> int:
                         help=model_help())
     parser.add_argument(
         "--phrases", nargs="+", metavar="PHRASE",
-        help="listen only for these phrases, and decide each utterance as a game does; ways of saying one command "
-             "go in one phrase, split by '|' ('b three|flip b three')",
+        help=_("listen only for these phrases, and decide each utterance as a game does; ways of saying one command "
+               "go in one phrase, split by '|' ('b three|flip b three')"),
     )
-    parser.add_argument("--partials", action="store_true", help="also print partial hypotheses")
+    parser.add_argument("--partials", action="store_true", help=_("also print partial hypotheses"))
     parser.add_argument(
         "--language", default=DEFAULT, metavar="CODE",
-        help=f"the language spoken, forced on the recognizer: {', '.join(f'{code} ({NAMES[code]})' for code in languages())}",
+        help=_("the language spoken, forced on the recognizer, and of the lines printed (default {default}): "
+               "{languages}").format(default=DEFAULT,
+                                     languages=join_either([language_named(code) for code in languages()])),
     )
     args = parser.parse_args(argv)
     try:
@@ -84,11 +94,11 @@ def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bo
     """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
     with 'd three'); free recognition heard 'B3.'"."""
     understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses, language)
-    heard = "" if hypothesis.loose is None else f"; free recognition heard {hypothesis.loose!r}"
+    heard = "" if hypothesis.loose is None else _("; free recognition heard {text}").format(text=repr(hypothesis.loose))
     if understood is None:
-        return f"nothing heard, not a command{heard}"
+        return _("nothing heard, not a command") + heard
     why = f"; {understood.doubt}" if understood.doubt else ""
-    return f"{listened[understood.phrase]}: {VERDICTS[understood.verdict]} ({understood.confidence:.2f}{why}){heard}"
+    return f"{listened[understood.phrase]}: {_(VERDICTS[understood.verdict])} ({understood.confidence:.2f}{why}){heard}"
 
 
 def _timed(word: HeardWord) -> str:

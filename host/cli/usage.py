@@ -18,18 +18,23 @@ class UsageError(Exception):
 
 class OneLineParser(argparse.ArgumentParser):
     """An argparse parser whose errors are one line (a UsageError), not usage and message;
-    `error_format` shapes that line from the parser's `{message}`."""
+    `error_format` (a message marked for the catalog) shapes that line from the parser's
+    `{message}`, in the table's language."""
 
     error_format = "{message}"
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(self.error_format.format(message=message))
+        raise UsageError(_(self.error_format).format(message=message))
 
 
-#: what argparse itself says of a wrong command line (a missing --players, an unknown option):
-#: it passes each through gettext's `_` as it says it, so these are marked for the catalog
-ARGPARSE_ERRORS = (
+#: what argparse itself says, of a wrong command line (a missing --players, an unknown option)
+#: and in --help: it passes each through gettext's `_` as it says it, so these are marked for
+#: the catalog
+ARGPARSE_MESSAGES = (
     N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
     N_("%(prog)s: error: %(message)s\n"),
     N_("argument %(argument_name)s: %(message)s"),
     N_("the following arguments are required: %s"),
@@ -47,7 +52,8 @@ ARGPARSE_ERRORS = (
 
 
 def speak_argparse() -> None:
-    """argparse's errors in the table's language: its `_` and `ngettext` become the catalog's
-    (the messages it does not list, its help texts among them, stay English)."""
+    """argparse's own words (errors, --help's headings) in the table's language: its `_` and
+    `ngettext` become the catalog's. A parser's help texts are the catalog's when the parser is
+    built while the table's language is in force."""
     setattr(argparse, "_", _)
     setattr(argparse, "ngettext", n_)

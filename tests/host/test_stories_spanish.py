@@ -170,7 +170,7 @@ def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "storyhost demo: the demo is in English only: its story is an English recording, and no natural voice here "
-        "can record one in español (es). To play Stories! in español (es): storyhost play stories --language es "
+        "can record one in es (español). To play Stories! in es (español): storyhost play stories --language es "
         "--players NAME NAME NAME"]
 
 
