@@ -16,6 +16,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from games.base import join_names
+from games.language import _
+
 #: every language storyhost knows the name of, in its own words
 NAMES = {"en": "English", "es": "español", "ca": "català", "de": "Deutsch"}
 DEFAULT = "en"
@@ -33,12 +36,13 @@ def languages() -> tuple[str, ...]:
 
 
 def check_language(code: str) -> str:
-    """`code` if storyhost speaks it, else UnknownLanguage in one line listing those it does."""
+    """`code` if storyhost speaks it, else UnknownLanguage in one line listing those it does, in
+    the active catalog's language."""
     offered = languages()
     if code in offered:
         return code
-    listed = ", ".join(f"{known} ({NAMES[known]})" for known in offered)
-    raise UnknownLanguage(f"storyhost does not speak {code!r}; it speaks {listed}.")
+    raise UnknownLanguage(_("storyhost does not speak {code}; it speaks {languages}.").format(
+        code=repr(code), languages=join_names([f"{known} ({NAMES[known]})" for known in offered])))
 
 
 def catalog(code: str) -> Catalog:

@@ -104,3 +104,10 @@ def test_the_python_decoders_wording_of_an_error_is_described_too() -> None:
 
 def test_an_error_json_may_add_later_stays_as_json_says_it() -> None:
     assert json_error("Some new complaint") == "Some new complaint"
+
+
+def test_a_language_storyhost_lacks_is_refused_in_the_remembered_language(tmp_path: Path) -> None:
+    remember(tmp_path, "es")
+    done = run_storyhost(tmp_path, "rules", "dixit", "--language", "fr")
+    assert done.returncode == 2
+    assert done.stderr == "storyhost no habla 'fr'; habla en (English), es (español), ca (català) y de (Deutsch).\n"

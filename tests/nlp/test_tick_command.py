@@ -187,7 +187,7 @@ def test_a_language_storyhost_lacks_or_without_term_rules_is_refused_in_one_line
     done = tick("--language", "fr", "--card", CARD, "--terms", str(terms), "--transcript", str(story))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("storyhost tick: storyhost does not speak 'fr'; it speaks en (English), es (español), "
-                           "ca (català), de (Deutsch).\n")
+                           "ca (català) and de (Deutsch).\n")
     done = tick("--language", "de", "--card", CARD, "--terms", str(terms), "--transcript", str(story))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("storyhost tick: Stories! wird auf en (English) oder es (español) gespielt: In keiner "
