@@ -2,18 +2,21 @@
 said with the spelling alphabet, and how sure we are that what was heard is one of the phrases
 allowed now.
 
-Two recognizers hear each command: a closed grammar, which always answers with one of its
-phrases, even for a cough or a sentence of the story, and free recognition of the same audio
-(the loose pass: Whisper in the default recognizer), which writes what it heard in any words.
-The phrase taken is the one the loose pass fits best, by sound as well as by spelling ("be
-free" fits "b three"): on real voices free recognition hears far better than a grammar, which
-forces any sound into its nearest phrase (a human "c one" came out of PocketSphinx's grammar as
-"d one" or "b one"). The grammar is the second opinion. The command is taken at once only when
-both agree, the loose pass fits the phrase well and clearly better than any phrase meaning
-something else, and no phrase of another meaning differs from it by a rhyming letter alone
-(B, C, D, E, G, P, T, V, Z: "b three" and "d three" sound alike to any recognizer and any
-listener); otherwise the host asks first, or, when the loose pass fits nothing, it was no
-command. Said with the spelling alphabet ("bravo three") a letter rhymes with nothing.
+Two passes hear each command. A closed grammar always answers with one of its phrases, even
+for a cough or a sentence of the story: Whisper held to each of the phrases its free
+transcription sounds most like (the default recognizer), or PocketSphinx's or Vosk's grammar.
+Free recognition of the same audio (the loose pass) writes what it heard in any words. The
+grammar chooses the phrase and the loose pass says how sure: whether it fits that phrase, by
+sound as well as by spelling ("be free" fits "b three"). Free recognition alone chose worse: a
+short command is often no phrase at all to it ("T1" for "c one", "Do you want?" for "d one"),
+and a language model's loose pass leans to common words ("Leo voted for" for "Leo voted two").
+The command is taken at once only when the loose pass fits the grammar's phrase well and clearly
+better than any phrase meaning something else, and no phrase of another meaning differs from it
+by a rhyming letter alone (B, C, D, E, G, P, T, V, Z: "b three" and "d three" sound alike to any
+recognizer and any listener); otherwise the host asks first, or, when the loose pass fits the
+phrase too little, it was no command. Said with the spelling alphabet ("bravo three") a letter
+rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
+recognizer's grammar is measured to choose worse than its free words (`Deciding`).
 """
 from __future__ import annotations
 
@@ -62,12 +65,17 @@ SPELLING_ALPHABET = dict(zip("abcdefghijklmnopqrstuvwxyz", (
     "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
     "x ray", "yankee", "zulu",
 )))
-#: at or above this agreement a command is taken as heard; below ASK_BELOW it is not taken at all
+#: at or above this agreement a command is taken as heard
 SURE = 0.85
-#: (ASK_BELOW when the loose pass chose among all the phrases, CHECK_BELOW when it only checked
-#: the grammar's: story talk fits the best of a hundred phrases better than one, and a language
-#: model's spelling of a command fits it less well than Whisper's; chosen on the benchmark)
-ASK_BELOW, CHECK_BELOW = 0.6, 0.4
+#: below these it is not taken at all: ASK_BELOW when the loose pass chose among all the phrases
+#: (story talk fits the best of a hundred phrases better than one); when it only checks the
+#: grammar's phrase, the floor is the recognizer's (`Deciding.check_below`): CHECK_BELOW for a
+#: language model's spelling of a command (PocketSphinx, Vosk), which fits it less well than
+#: Whisper's, WHISPER_CHECK_BELOW for Whisper's. Chosen on tests/benchmarks/bench_commands.py:
+#: checking Whisper's grammar at 0.4, the host asked about 6 of 22 story sentences on each
+#: synthetic voice and 11 of Allison's 16 prompts; at 0.5, at most 2; at 0.6 it dropped up to 8
+#: of 75 commands it heard right at 0.5.
+ASK_BELOW, CHECK_BELOW, WHISPER_CHECK_BELOW = 0.6, 0.4, 0.5
 #: the loose pass must fit the phrase by this much better than any phrase meaning something
 #: else; between phrases it fits within this of each other, the grammar's is chosen
 MARGIN = 0.05
@@ -157,7 +165,7 @@ class Understood:
     phrase: str
     confidence: float
     doubt: str | None = None
-    #: below this confidence it was no command: ASK_BELOW, or CHECK_BELOW when the grammar chose
+    #: below this confidence it was no command: ASK_BELOW, or the recognizer's floor when the grammar chose
     ask_below: float = ASK_BELOW
 
     @property
@@ -175,21 +183,33 @@ class Understood:
         return "take" if self.sure else "ask" if self.doubtful else "drop"
 
 
+@dataclass(frozen=True)
+class Deciding:
+    """How a recognizer's two passes decide a command: which chooses the phrase, and how well the
+    loose pass must fit the grammar's phrase, when it only checks it, for the host to ask."""
+
+    loose_chooses: bool = False
+    check_below: float = CHECK_BELOW
+
+
+#: a grammar checked by its own language model's free words (PocketSphinx, Vosk)
+BY_GRAMMAR = Deciding()
+#: Whisper's grammar (the phrase it finds likeliest held to each) checked by its free words
+BY_WHISPERS_GRAMMAR = Deciding(check_below=WHISPER_CHECK_BELOW)
+#: the free words choose among the phrases, the grammar's answer breaks near ties
+BY_FREE_WORDS = Deciding(loose_chooses=True)
+
+
 def understand(
-    grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str], loose_chooses: bool = True,
+    grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str], deciding: Deciding = BY_GRAMMAR,
     language: str = "en",
 ) -> Understood | None:
     """Which allowed phrase was said (see the module's docstring). `grammar` is the closed
     grammar's answer, `loose` what free recognition heard in the same audio (None when the
     recognizer makes no such pass: then the grammar's answer is trusted as far as its words
     match a phrase). `phrases` may map each phrase to what it means (its command): phrases of
-    one meaning ("flip b three", "b three") are no rivals of each other. `loose_chooses`: the
-    loose pass is made by a recognizer that hears better than the grammar (Whisper); when it is
-    the grammar recognizer's own language model (PocketSphinx alone), which leans to common
-    words ("Leo voted for" for "Leo voted two"), the grammar chooses and the loose pass only
-    says how sure, and CHECK_BELOW is the floor: chosen by PocketSphinx's loose pass, 22 to 66 %
-    of the grid coordinates came out right on the five voices of tests/benchmarks/bench_commands.py,
-    chosen by its grammar 38 to 88 %. `language`: the phrases' (see `alike`)."""
+    one meaning ("flip b three", "b three") are no rivals of each other. `deciding`: the
+    recognizer's way (see `Deciding`). `language`: the phrases' (see `alike`)."""
     meanings = dict(phrases) if isinstance(phrases, Mapping) else {phrase: phrase for phrase in phrases}
     allowed = {spoken(phrase): phrase for phrase in meanings}
     if not allowed:
@@ -200,12 +220,13 @@ def understand(
         return None
     # the loose pass chooses the phrase, or only checks the grammar's (which it must when the
     # grammar heard nothing: then the nearest phrase to the loose pass stands for the grammar's)
-    chosen = loose_chooses or not said
+    chosen = deciding.loose_chooses or not said
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         said = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)[0]
     agreement = {phrase: alike(heard, phrase, language) for phrase in allowed}
     meaning = {phrase: meanings[allowed[phrase]] for phrase in allowed}
-    # the loose pass chooses; between phrases it fits about as well, the grammar's meaning
+    # of the grammar's meaning, the way of saying it the loose pass fits best; the phrase the
+    # loose pass fits best when it chooses (between phrases it fits about as well, the grammar's)
     top = max(allowed, key=agreement.__getitem__)
     grammars = max((phrase for phrase in allowed if meaning[phrase] == meaning[said]), key=agreement.__getitem__)
     best = grammars if not chosen or agreement[grammars] >= agreement[top] - MARGIN else top
@@ -219,7 +240,7 @@ def understand(
         doubt = f"it sounds as much like {allowed[rival]!r}"
     elif rhyming is not None:
         doubt = f"it rhymes with {allowed[rhyming]!r}"
-    floor = ASK_BELOW if chosen else CHECK_BELOW
+    floor = ASK_BELOW if chosen else deciding.check_below
     if doubt is None or agreement[best] < SURE:
         return Understood(allowed[best], agreement[best], None, floor)
     return Understood(allowed[best], SURE - 0.01, doubt, floor)

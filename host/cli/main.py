@@ -289,7 +289,7 @@ def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argpa
     voice = VoiceControl(
         inputs.names, output.note, adapter, fold(options.prefix) if options.prefix else None,
         brief=lambda: preferences.verbosity == "brief", without=without,
-        loose_chooses=inputs.kind.loose_chooses, language=inputs.language,
+        deciding=inputs.kind.deciding(inputs.language), language=inputs.language,
     )
     try:
         microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731

@@ -21,7 +21,7 @@ from host.speech.recognizer import Hypothesis, RecognizerError
 from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
 from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, languages, translations
 from host.voice.phrases import each
-from nlp.commands import understand
+from nlp.commands import Deciding, understand
 from nlp.ticks import HeardWord
 
 #: what a game does with an utterance, in the table's words (the labels final: and command: stay
@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
         if hypothesis.final or args.partials:
             print(f"{'final' if hypothesis.final else 'partial'}: {' '.join(map(_timed, hypothesis.words))}")
         if hypothesis.final and listened is not None:
-            print(f"command: {decision(hypothesis, listened, kind.loose_chooses, language)}")
+            print(f"command: {decision(hypothesis, listened, kind.deciding(language), language)}")
     return 0
 
 
@@ -90,10 +90,10 @@ def meanings(phrases: Sequence[str]) -> dict[str, str]:
             for phrase in each(tuple(given.split("|")), given.split("|")[0])}
 
 
-def decision(hypothesis: Hypothesis, listened: dict[str, str], loose_chooses: bool, language: str = DEFAULT) -> str:
+def decision(hypothesis: Hypothesis, listened: dict[str, str], deciding: Deciding, language: str = DEFAULT) -> str:
     """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
     with 'd three'); free recognition heard 'B3.'"."""
-    understood = understand(hypothesis.text, hypothesis.loose, listened, loose_chooses, language)
+    understood = understand(hypothesis.text, hypothesis.loose, listened, deciding, language)
     heard = "" if hypothesis.loose is None else _("; free recognition heard {text}").format(text=repr(hypothesis.loose))
     if understood is None:
         return _("nothing heard, not a command") + heard

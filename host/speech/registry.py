@@ -9,9 +9,9 @@ By default, and with "whisper", free speech (stories, clues, readings) goes to W
 models bundled in pip packages (nothing to download: tiny.en streams English, base confirms it;
 see models.locate), and phrase lists (commands) to a recognizer that takes a closed grammar:
 Vosk when an English Vosk model is found, else PocketSphinx, whose US English model ships inside
-its wheel (see host/speech/split_recognizer.py). Those grammar models hear English only: in
-another language Whisper, forced to it, hears the commands too, each utterance decoded whole and
-weighed against the phrases (host/speech/whisper_recognizer.py). "vosk" or "pocketsphinx" use
+its wheel, cuts the utterances, and Whisper decodes each whole and weighs the phrases against it
+(see host/speech/split_recognizer.py). Those grammar models hear English only: in another
+language Whisper, forced to it, cuts the utterances too (host/speech/whisper_recognizer.py). "vosk" or "pocketsphinx" use
 that one recognizer for both. Every model storyhost installed or pinned is checked against its recorded
 checksums before it is loaded.
 """
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from nlp.commands import BY_FREE_WORDS, BY_GRAMMAR, BY_WHISPERS_GRAMMAR, Deciding
 from models import DamagedModel, ModelError, ModelNotFound, check_before_loading, found_at, locate_whisper
 from models.locate import layout_problem, locate_confirming
 from host.speech.recognizer import (
@@ -40,9 +41,8 @@ class RecognizerKind:
     hears: str
     #: it takes a phrase list (`Recognizer.set_phrases`): spoken commands can be heard with it
     phrases: bool
-    #: under a phrase list its free pass hears better than its grammar, and decides the command
-    #: (see `nlp.commands.understand`)
-    loose_chooses: bool
+    #: under a phrase list, how its two passes decide a command in a language (nlp.commands.Deciding)
+    deciding: Callable[[str], Deciding]
     open: Opener
     #: the models `--model` gives it, for help (None: it takes none)
     models: str | None = None
@@ -104,17 +104,28 @@ def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live
     return SplitRecognizer(whisper, grammar)
 
 
+def _whispers(language: str) -> Deciding:
+    """In English Whisper's grammar chooses (host/speech/split_recognizer.py says why). In another
+    language its free words choose: Whisper base's grammar chose worse than its free words on
+    tests/benchmarks/bench_commands_es.py (65 of 87 Spanish commands right against 70)."""
+    return BY_WHISPERS_GRAMMAR if language == "en" else BY_FREE_WORDS
+
+
+def _by_grammar(language: str) -> Deciding:
+    return BY_GRAMMAR
+
+
 #: the first is the default
 RECOGNIZERS: tuple[RecognizerKind, ...] = (
     RecognizerKind(
         "whisper", "hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
         " installed, else PocketSphinx (in another language than English, commands with Whisper too)",
-        phrases=True, loose_chooses=True, open=_whisper,
+        phrases=True, deciding=_whispers, open=_whisper,
         models="a Whisper model by name (base, tiny.en) or folder",
     ),
-    RecognizerKind("vosk", "hears everything with Vosk", phrases=True, loose_chooses=False, open=_vosk,
+    RecognizerKind("vosk", "hears everything with Vosk", phrases=True, deciding=_by_grammar, open=_vosk,
                    models="a Vosk model folder", owns_folder=lambda folder: layout_problem(folder) is None),
-    RecognizerKind("pocketsphinx", "hears everything with PocketSphinx", phrases=True, loose_chooses=False,
+    RecognizerKind("pocketsphinx", "hears everything with PocketSphinx", phrases=True, deciding=_by_grammar,
                    open=_pocketsphinx),
 )
 

@@ -38,8 +38,11 @@ finish while that thread is busy wait for it and go together, in one window.
 
 Under a phrase list (spoken commands, in a language that has no grammar recognizer here:
 host/speech/registry.py) nothing is decoded while an utterance lasts: at its end its audio, at
-most `MAX_COMMAND` seconds, is decoded once, whole (`decode`), and the final hypothesis carries
-those words as its loose pass too, which `nlp.commands.understand` weighs against the phrases.
+most `MAX_COMMAND` seconds, is decoded once, whole (`decode`), as its loose pass, and the
+phrase Whisper finds likeliest when held to each of those the loose pass sounds most like
+(`weigh`) is the final hypothesis' words, the grammar's answer that `nlp.commands.understand`
+checks against the loose pass. In English a grammar recognizer cuts the utterances, and
+host.speech.split_recognizer asks `decode` and `weigh` for each.
 
 Word times are seconds from the stream start, confidences Whisper's word probabilities; the
 words keep Whisper's punctuation and hyphens ("river.", "ice-cold"), which the term rules use.
@@ -314,17 +317,30 @@ class WhisperRecognizer:
         loose = " ".join(word.text for word in words)
         if not self._phrases:
             return [Hypothesis(tuple(word.heard() for word in words), final=True, loose=loose)]
+        best, likelihood = self._weigh(audio, self._phrases, loose)
+        grammar = tuple(Word(word, words[0].start, words[-1].end, likelihood).heard() for word in best.split())
+        return [Hypothesis(grammar, final=True, loose=loose)]
+
+    def weigh(self, pcm: bytes, phrases: Sequence[str], heard: str, also: str | None = None) -> tuple[str, float]:
+        """Of `phrases`, the one Whisper's decoder finds likeliest in one short utterance, and its
+        likelihood (0..1): Whisper as a closed grammar (`phrase_likelihoods`). Weighed are the
+        phrases that `heard` (its free transcription) sounds most like, and `also` (another
+        recognizer's answer)."""
+        check_pcm(pcm)
+        return self._weigh(np.frombuffer(pcm, "<i2").astype(np.float32) / 32768, phrases, heard, also)
+
+    def _weigh(self, audio: np.ndarray, phrases: Sequence[str], heard: str, also: str | None = None) -> tuple[str, float]:
         # the phrases the free transcription sounds most like (weighing them all takes seconds), each
         # as a grammar spells it and as Whisper would write it ("voltea B3"), the likelier
-        said = spoken(loose)
-        nearest = sorted(self._phrases, key=lambda phrase: alike(said, phrase, self._model.language), reverse=True)
-        forms = [(phrase, form) for phrase in nearest[:WEIGHED] for form in dict.fromkeys((phrase, written(phrase)))]
+        said = spoken(heard)
+        nearest = sorted(phrases, key=lambda phrase: alike(said, phrase, self._model.language), reverse=True)[:WEIGHED]
+        weighed = dict.fromkeys([*nearest, *([also] if also is not None and also in phrases else [])])
+        forms = [(phrase, form) for phrase in weighed for form in dict.fromkeys((phrase, written(phrase)))]
         likelihood: dict[str, float] = {}
         for (phrase, _form), score in zip(forms, phrase_likelihoods(self._model, audio, [form for _p, form in forms])):
             likelihood[phrase] = max(score, likelihood.get(phrase, -math.inf))
         best = max(likelihood, key=likelihood.__getitem__)
-        grammar = tuple(Word(word, words[0].start, words[-1].end, math.exp(likelihood[best])).heard() for word in best.split())
-        return [Hypothesis(grammar, final=True, loose=loose)]
+        return best, math.exp(likelihood[best])
 
     def _end_utterance(self, end: int) -> list[Hypothesis]:
         """The last decode's words are all taken; the final hypotheses close the utterance."""

@@ -24,7 +24,7 @@ from games.base import Action, GameState, IllegalAction, join_either
 from host.speech.recognizer import Hypothesis
 from games.language import _, p_
 from host.voice.phrases import SLOT, GameVoice, Names, Phrase, host_lines, phrases
-from nlp.commands import alike, no_words, spelled, spoken, understand, yes_words
+from nlp.commands import BY_GRAMMAR, Deciding, alike, no_words, spelled, spoken, understand, yes_words
 from nlp.ticks import HeardWord
 
 #: the host command whose phrases ("what can I say") are answered here, with the phrases of the moment
@@ -70,17 +70,17 @@ class VoiceControl:
         prefix: str | None = None,
         brief: Callable[[], bool] = lambda: False,
         without: frozenset[str] = frozenset(),
-        loose_chooses: bool = True,
+        deciding: Deciding = BY_GRAMMAR,
         language: str = "en",
     ) -> None:
         """`say` speaks and prints a reply; `game` says the game's moves and may rewrite a
         dictated line before it is asked about (a tick's words to the player's own term);
         `brief` tells whether replies should be short; the game's commands in `without` are
         not offered by voice (a Storytelling card is chosen by reading it only when a person is
-        the storyteller); `loose_chooses`: the recognizer's loose pass hears better than its
-        grammar (see `nlp.commands.understand`); `language`: the table's, in which the phrases and
+        the storyteller); `deciding`: how the recognizer's passes decide a command (see
+        `nlp.commands.Deciding`); `language`: the table's, in which the phrases and
         answers are heard (the sentences said are in the catalog's)."""
-        self.without, self.loose_chooses, self.language = without, loose_chooses, language
+        self.without, self.deciding, self.language = without, deciding, language
         self.names, self.say, self.game, self.prefix, self.brief = names, say, game, prefix, brief
         self.host_lines = host_lines(game)
         self.question: Question | None = None
@@ -165,7 +165,7 @@ class VoiceControl:
         if not heard.text and not heard.loose:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.loose_chooses, self.language)
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.deciding, self.language)
         if understood is None or not (understood.sure or understood.doubtful):
             self.say(_("Sorry?") if self.brief() else
                      _("Sorry, I did not catch that. Say '{help}' to hear the commands.").format(help=_("what can i say")))
@@ -199,7 +199,7 @@ class VoiceControl:
         (a player asked about table talk just goes on with the game)."""
         assert self.question is not None
         answers = {words: "no" for words in no_words()} | {words: "yes" for words in yes_words()}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.loose_chooses,
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.deciding,
                                 self.language)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None

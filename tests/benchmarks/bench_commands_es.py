@@ -36,7 +36,7 @@ from host.speech.recognizer import Hypothesis  # noqa: E402
 from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.catalogs import translations  # noqa: E402
 from host.voice.phrases import Names, said_command  # noqa: E402
-from nlp.commands import fold, no_words, spelled, yes_words  # noqa: E402
+from nlp.commands import BY_FREE_WORDS, BY_WHISPERS_GRAMMAR, fold, no_words, spelled, yes_words  # noqa: E402
 from nlp.ticks import HeardWord  # noqa: E402
 from tests.benchmarks.bench_commands import (  # noqa: E402
     HOST_STORYTELLER, OUTCOMES, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
@@ -106,11 +106,12 @@ def said(words: str, accented: dict[str, str]) -> str:
 
 #: the decisions compared: the words Whisper hears as the grammar's answer (before: its free
 #: transcription; now: the phrase it finds likeliest held to each) and who chooses between
-#: phrases, the free transcription ("loose") or the grammar (the loose pass then says how sure)
+#: phrases (nlp.commands.Deciding): the free transcription, or the grammar (the free
+#: transcription then says how sure, as in English)
 DECISIONS = {
-    "free transcription alone (before)": (False, True),
-    "Whisper's grammar, the free transcription chooses": (True, True),
-    "Whisper's grammar chooses, the free transcription checks": (True, False),
+    "free transcription alone (before)": (False, BY_FREE_WORDS),
+    "Whisper's grammar, the free transcription chooses": (True, BY_FREE_WORDS),
+    "Whisper's grammar chooses, the free transcription checks": (True, BY_WHISPERS_GRAMMAR),
 }
 
 
@@ -137,8 +138,8 @@ def main() -> int:
             heard = finals(stream(recognizer, pcm))
             busy += time.perf_counter() - start
             audio += seconds(pcm)
-            decided = {name: decide_new(case, heard if grammar else as_before(heard), loose_chooses)
-                       for name, (grammar, loose_chooses) in DECISIONS.items()}
+            decided = {name: decide_new(case, heard if grammar else as_before(heard), deciding)
+                       for name, (grammar, deciding) in DECISIONS.items()}
             for name, decision in decided.items():
                 counts[name][decision.outcome] += 1
             now = decided[HOST]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from nlp.commands import ASK_BELOW, fold, number_words, rhyme, spelled, spoken, understand, word_number, written
+from nlp.commands import ASK_BELOW, BY_FREE_WORDS, BY_GRAMMAR, BY_WHISPERS_GRAMMAR, fold, number_words, rhyme, spelled, spoken, understand, word_number, written
 
 FLIPS = ["flip b three", "b three", "row three column two", "flip a one", "flip d four"]
 #: the 4x4 grid's positions, plainly and with the spelling alphabet -> the position
@@ -39,20 +39,33 @@ def test_a_sentence_of_the_story_is_not_taken_for_the_phrase_the_grammar_forced(
     assert understood is not None and understood.confidence < ASK_BELOW
 
 
-def test_when_the_passes_disagree_the_loose_pass_chooses_and_the_host_asks() -> None:
-    """A human "c one" came out of PocketSphinx's grammar as "b one"; Whisper wrote "See, one."."""
-    understood = understand("b one", "See, one.", GRID)
+def test_the_grammar_chooses_and_a_loose_pass_that_is_no_phrase_only_says_how_sure() -> None:
+    """Piper's joe said "c one", Whisper's free words were "T1", and Whisper held to the phrases
+    found "c one" likeliest; "d one" came out as "Do you want?"."""
+    understood = understand("c one", "T1", GRID, BY_WHISPERS_GRAMMAR)
     assert understood is not None and understood.phrase == "c one" and understood.verdict == "ask"
-    assert understood.doubt == "the grammar heard 'b one'"
+    understood = understand("d one", "Do you want?", GRID, BY_WHISPERS_GRAMMAR)
+    assert understood is not None and understood.phrase == "d one" and understood.verdict == "ask"
 
 
 def test_a_language_models_loose_pass_only_says_how_sure_the_grammar_is() -> None:
     """PocketSphinx alone: its language model leans to common words ("voted for" for "voted two")."""
     phrases = ["leo voted two", "leo voted four"]
-    understood = understand("leo voted two", "leo voted for", phrases, loose_chooses=False)
+    understood = understand("leo voted two", "leo voted for", phrases)
     assert understood is not None and understood.phrase == "leo voted two" and understood.verdict == "ask"
-    understood = understand("leo voted two", "leah voted to", phrases, loose_chooses=False)
+    understood = understand("leo voted two", "leah voted to", phrases)
     assert understood is not None and understood.phrase == "leo voted two"
+
+
+def test_whispers_loose_pass_must_fit_the_grammars_phrase_better_than_a_language_models() -> None:
+    """Festival's slt read a story's line; Whisper's grammar answered with its nearest phrase.
+    A language model's free words fit a command said less well than Whisper's: the floor is the
+    recognizer's."""
+    phrases = ["what can i say", *FLIPS]
+    understood = understand("what can i say", "Who wants another cup of tea?", phrases, BY_WHISPERS_GRAMMAR)
+    assert understood is not None and understood.verdict == "drop"
+    understood = understand("what can i say", "Who wants another cup of tea?", phrases, BY_GRAMMAR)
+    assert understood is not None and understood.verdict == "ask"
 
 
 def test_between_phrases_the_loose_pass_fits_about_as_well_the_grammar_chooses() -> None:
@@ -122,9 +135,9 @@ def test_when_the_grammar_heard_nothing_the_loose_pass_needs_to_fit_a_phrase_wel
     than one that only checks the grammar's phrase: it needs ASK_BELOW, not CHECK_BELOW, also
     when a language model makes it and the grammar matched nothing."""
     phrases = {"score": "score", "say again": "repeat", "undo": "undo"}
-    understood = understand("score", "support", phrases, loose_chooses=False)
+    understood = understand("score", "support", phrases)
     assert understood is not None and understood.phrase == "score" and understood.verdict == "ask"
-    understood = understand("", "support", phrases, loose_chooses=False)
+    understood = understand("", "support", phrases)
     assert understood is not None and understood.verdict == "drop"
 
 

@@ -12,6 +12,7 @@ from host.speech import registry
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Recognizer
 from host.speech.registry import RecognizerKind, UnknownRecognizer
+from nlp.commands import BY_GRAMMAR
 
 
 def _plain(model: Path | None, sample_rate: int, confirming: Path | None, live: bool, language: str) -> Recognizer:
@@ -19,7 +20,7 @@ def _plain(model: Path | None, sample_rate: int, confirming: Path | None, live: 
 
 
 #: a recognizer added for the test: PocketSphinx, said to take no phrase list
-PLAIN = RecognizerKind("plain", "hears stories only, with PocketSphinx", phrases=False, loose_chooses=False, open=_plain,
+PLAIN = RecognizerKind("plain", "hears stories only, with PocketSphinx", phrases=False, deciding=lambda language: BY_GRAMMAR, open=_plain,
                        models="a plain model folder")
 
 
@@ -65,9 +66,9 @@ def test_the_table_is_checked():
     with pytest.raises(ValueError, match="a name of its own"):
         registry.check((*registry.RECOGNIZERS, PLAIN, PLAIN))
     with pytest.raises(ValueError, match="one lowercase word"):
-        registry.check((RecognizerKind("Two words", "hears", phrases=True, loose_chooses=False, open=_plain),))
+        registry.check((RecognizerKind("Two words", "hears", phrases=True, deciding=lambda language: BY_GRAMMAR, open=_plain),))
     with pytest.raises(ValueError, match="what it hears"):
-        registry.check((RecognizerKind("mute", "", phrases=True, loose_chooses=False, open=_plain),))
+        registry.check((RecognizerKind("mute", "", phrases=True, deciding=lambda language: BY_GRAMMAR, open=_plain),))
 
 
 def test_the_default_and_a_vosk_folder_choose_the_recognizer(tmp_path):

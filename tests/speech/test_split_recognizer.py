@@ -10,7 +10,8 @@ from host.speech.recognizer import UnknownWords
 from host.speech.registry import open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
-from tests.speech.audio import chunks, finals, read_pcm, seconds, speech_spans, stream
+from nlp.commands import SPELLING_ALPHABET
+from tests.speech.audio import PIPER, chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow
 
@@ -109,3 +110,15 @@ def test_under_a_phrase_list_whisper_hears_what_the_grammar_matched_nothing_to(r
     heard = finals(stream(recognizer, story))
     assert heard and all(h.loose is not None for h in heard)
     assert "polar bears" in " ".join(h.loose or "" for h in heard)
+
+
+def test_under_a_phrase_list_the_grammars_answer_is_the_phrase_whisper_finds_likeliest(recognizer, synthesize):
+    """Piper's joe says "d one": Whisper held to each phrase finds it likeliest, where
+    PocketSphinx's grammar heard "b one" and Whisper's free words are no phrase at all
+    (tests/benchmarks/bench_commands.py)."""
+    grid = [f"{way} {number}" for letter in "abcd" for way in (letter, SPELLING_ALPHABET[letter])
+            for number in ("one", "two", "three", "four")]
+    recognizer.set_phrases(grid)
+    [heard] = finals(stream(recognizer, read_pcm(synthesize("d one", voice=PIPER))))
+    assert heard.text == "d one" and heard.loose
+    assert 0 < heard.words[0].confidence <= 1 and heard.words[0].start < heard.words[-1].end
