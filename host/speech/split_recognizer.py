@@ -37,6 +37,11 @@ from nlp.ticks import HeardWord
 LEAD_IN = 0.5
 #: seconds: a command is short; a longer utterance is decoded from its last seconds
 MAX_UTTERANCE = 10.0
+#: below this likelihood (the mean probability of its tokens) even the likeliest phrase was not
+#: said: the grammar heard nothing, and Whisper's free words choose. On bench_commands.py's
+#: voices, story sentences and Allison's prompts weighed at most 0.0097, commands heard right at
+#: least 0.024 but one ("undo" written "And you.", 0.0054)
+UNLIKELY = 0.015
 
 
 class WholeDecoder(Recognizer, Protocol):
@@ -114,8 +119,8 @@ class SplitRecognizer:
     def _decoded(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         """The grammar's final hypotheses with Whisper's whole decode of their audio as the loose
         pass, and the phrase Whisper weighs likeliest as their words (spanning the grammar's
-        words, the phrase's likelihood their confidence). An utterance Whisper hears as nothing
-        keeps the grammar's words: no free words, no command."""
+        words, the phrase's likelihood their confidence), or none when it is UNLIKELY. An
+        utterance Whisper hears as nothing keeps the grammar's words: no free words, no command."""
         if self._active is not self.grammar:
             return hypotheses
         out = []
@@ -128,7 +133,8 @@ class SplitRecognizer:
                     best, likelihood = self.free.weigh(pcm, self._phrases, loose, spoken(hypothesis.text))
                     start = hypothesis.words[0].start if hypothesis.words else None
                     end = hypothesis.words[-1].end if hypothesis.words else None
-                    hypothesis = replace(hypothesis, words=tuple(HeardWord(word, start, end, likelihood) for word in best.split()))
+                    said = best.split() if likelihood >= UNLIKELY else []
+                    hypothesis = replace(hypothesis, words=tuple(HeardWord(word, start, end, likelihood) for word in said))
             out.append(hypothesis)
         return out
 

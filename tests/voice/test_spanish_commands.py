@@ -13,7 +13,7 @@ from games.base import Action, GameState
 from games.language import speaking
 from host.adapters.base import adapter_for
 from host.speech.recognizer import Hypothesis, Recognizer
-from host.speech.registry import open_recognizer
+from host.speech.registry import default, open_recognizer
 from host.storage.catalogs import translations
 from host.voice.control import Command, HostRequest, VoiceControl
 from host.voice.phrases import Names
@@ -38,7 +38,7 @@ class Table:
         self.state = state or match(game).state
         self.said: list[str] = []
         self.control = VoiceControl(Names({}), self.said.append, adapter_for(game), without=frozenset({"read"}),
-                                    language="es")
+                                    deciding=default().deciding("es"), language="es")
 
     def hear(self, text: str) -> list[Command]:
         """What free recognition wrote, as the Spanish path gives it (its words are the loose pass too)."""

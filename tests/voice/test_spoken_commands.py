@@ -15,7 +15,7 @@ from games.base import Action, GameState
 from host.adapters.base import adapter_for
 from host.cli import transcribe
 from host.speech.recognizer import Hypothesis, Recognizer
-from host.speech.registry import open_recognizer
+from host.speech.registry import default, open_recognizer
 from host.voice.control import VoiceControl
 from host.voice.phrases import Names
 from tests.speech.audio import finals, read_pcm, stream, synthesize, write_pcm
@@ -46,7 +46,8 @@ class Table:
     def __init__(self) -> None:
         self.state: GameState = match("storytelling").state
         self.said: list[str] = []
-        self.control = VoiceControl(Names({}), self.said.append, adapter_for("storytelling"), without=frozenset({"read"}))
+        self.control = VoiceControl(Names({}), self.said.append, adapter_for("storytelling"), without=frozenset({"read"}),
+                                    deciding=default().deciding("en"))
 
     def hear(self, recognizer: Recognizer, pcm: bytes) -> tuple[list[Action], list[Hypothesis]]:
         """The actions taken at once for one utterance, and its final hypotheses."""
