@@ -1,6 +1,6 @@
 """The command line's own words in the remembered language: --help (argparse's headings, every
 command's and option's help, the games' options, the recognizers'), `storyhost models list`, a deck
-file's broken JSON and the refusal of a recognizer for the game's language, through the real `storyhost` process;
+file's broken JSON and the refusals of --speech's settings, through the real `storyhost` process;
 English before any game chose a language."""
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ def test_help_is_english_before_any_game_chose_a_language(tmp_path: Path) -> Non
             "Vosk model folder") in play
     assert "--asr NAME recognizer for --audio: whisper (the default), vosk or pocketsphinx" in said(tmp_path, "tick",
                                                                                                      "--help")
+    assert "List the microphones and speakers storyhost can use (for --input)." in said(tmp_path, "devices", "--help")
     assert "See, fetch, install and check speech and language models." in said(tmp_path, "models", "--help")
 
 
@@ -71,6 +72,8 @@ def test_help_is_in_the_remembered_language(tmp_path: Path) -> None:
     transcribe = said(tmp_path, "transcribe", "--help")
     assert "escribir también las hipótesis parciales" in transcribe
     assert "--asr {whisper,vosk,pocketsphinx} el reconocedor: whisper (por defecto) oye" in transcribe
+    assert "Lista los micrófonos y altavoces que storyhost puede usar (para --input)." in said(
+        tmp_path, "devices", "--help")
 
 
 @pytest.mark.parametrize(("language", "first", "header", "size"), [
@@ -130,10 +133,13 @@ def test_a_language_storyhost_lacks_is_refused_in_the_remembered_language(tmp_pa
 
 
 @pytest.mark.parametrize(("options", "refusal"), [
+    (["--rate", "2000"], "Una velocidad de la voz de 2000 palabras por minuto no se entiende: elige una de 80 a 450."),
+    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de en"),  # then espeak-ng's English voices
     (["--asr", "vosk"], "Vosk aquí solo oye inglés, no 'es': usa --asr whisper."),
 ])
 def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_path: Path, options: list[str],
                                                                            refusal: str) -> None:
+    """An unknown voice is found out by the synthesis process and said by the host, in Spanish."""
     done = run_storyhost(tmp_path, "play", "stories", "--players", "Ana", "Bea", "Cai", "--language", "es",
                          "--speech", *options)
     assert done.returncode == 2
