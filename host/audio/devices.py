@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
+from games.language import N_, _
+
 
 class AudioDeviceError(RuntimeError):
     """A sound device cannot be used; the message says what to do about it."""
@@ -21,10 +23,12 @@ class DeviceNotFound(AudioDeviceError):
     """No device matches what the player asked for."""
 
 
-NO_DEVICES = (
+NO_DEVICES = N_(
     "PortAudio found no sound devices: connect a microphone or speaker, and on Linux install the "
     "Debian package libasound2-plugins so that PulseAudio or PipeWire devices appear."
 )
+#: a kind of device, in a sentence: one of it and several (the same gender in each language offered)
+KINDS = {"input": (N_("input device"), N_("input devices")), "output": (N_("output device"), N_("output devices"))}
 
 
 def notice_on_stderr(line: str) -> None:
@@ -38,7 +42,7 @@ def portaudio() -> ModuleType:
         return importlib.import_module("sounddevice")
     except OSError as error:  # the module loads, the PortAudio library does not
         raise AudioDeviceError(
-            f"PortAudio is not installed ({error}): install the Debian package libportaudio2."
+            _("PortAudio is not installed ({error}): install the Debian package libportaudio2.").format(error=error)
         ) from error
 
 
@@ -54,7 +58,7 @@ class Device:
     default_output: bool
 
     def line(self, channels: int, default: bool) -> str:
-        mark = "  (default)" if default else ""
+        mark = "  " + _("(default)") if default else ""
         return f"{self.index:>4}  {self.name}  [{self.host_api}, {channels} ch, {self.default_rate} Hz]{mark}"
 
 
@@ -82,22 +86,26 @@ def find_device(spec: str | int | None, kind: str = "input") -> Device | None:
         return None
     devices = [d for d in list_devices() if (d.inputs if kind == "input" else d.outputs) > 0]
     if not devices:
-        raise DeviceNotFound(NO_DEVICES)
+        raise DeviceNotFound(_(NO_DEVICES))
+    one, several = (_(words) for words in KINDS[kind])
     if isinstance(spec, int) or spec.strip().isdecimal():
         number = int(spec)
         for device in devices:
             if device.index == number:
                 return device
-        raise DeviceNotFound(f"There is no {kind} device number {number}: run 'storyhost devices' to list them.")
+        raise DeviceNotFound(_("There is no {device} number {number}: run 'storyhost devices' to list them.").format(
+            device=one, number=number))
     wanted = spec.strip().casefold()
     exact = [d for d in devices if d.name.casefold() == wanted]
     matches = exact or [d for d in devices if wanted in d.name.casefold()]
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise DeviceNotFound(f"No {kind} device is called '{spec}': run 'storyhost devices' to list them.")
-    names = ", ".join(f"{d.index} ({d.name})" for d in matches)
-    raise DeviceNotFound(f"'{spec}' matches several {kind} devices: {names}; give its number instead.")
+        raise DeviceNotFound(_("No {device} is called '{name}': run 'storyhost devices' to list them.").format(
+            device=one, name=spec))
+    names = _(", ").join(f"{d.index} ({d.name})" for d in matches)
+    raise DeviceNotFound(_("'{name}' matches several {devices}: {matches}; give its number instead.").format(
+        name=spec, devices=several, matches=names))
 
 
 def main(argv: list[str]) -> int:
@@ -105,7 +113,7 @@ def main(argv: list[str]) -> int:
     try:
         argparse.ArgumentParser(
             prog="storyhost devices",
-            description="List the microphones and speakers storyhost can use (for --input).",
+            description=_("List the microphones and speakers storyhost can use (for --input)."),
         ).parse_args(argv)
     except SystemExit as done:  # --help, or a usage error already printed
         return int(done.code or 0)
@@ -115,14 +123,14 @@ def main(argv: list[str]) -> int:
         print(error, file=sys.stderr)
         return 2
     if not devices:
-        print(NO_DEVICES, file=sys.stderr)
+        print(_(NO_DEVICES), file=sys.stderr)
         return 1
     sections: tuple[tuple[str, Callable[[Device], int], Callable[[Device], bool]], ...] = (
-        ("Input devices (microphones):", lambda d: d.inputs, lambda d: d.default_input),
-        ("Output devices (speakers):", lambda d: d.outputs, lambda d: d.default_output),
+        (_("Input devices (microphones):"), lambda d: d.inputs, lambda d: d.default_input),
+        (_("Output devices (speakers):"), lambda d: d.outputs, lambda d: d.default_output),
     )
     for title, channels, default in sections:
         print(title)
         listed = [d.line(channels(d), default(d)) for d in devices if channels(d) > 0]
-        print("\n".join(listed) if listed else "   none")
+        print("\n".join(listed) if listed else "   " + _("none"))
     return 0

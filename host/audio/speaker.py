@@ -28,6 +28,7 @@ from typing import Protocol
 
 import numpy as np
 
+from games.language import _
 from host.audio.devices import AudioDeviceError, find_device, notice_on_stderr, portaudio
 
 TONE_RATE = 22050
@@ -48,9 +49,18 @@ class SpeakerError(RuntimeError):
 
 def check_rate(rate: int | None) -> None:
     if rate is not None and not MIN_RATE <= rate <= MAX_RATE:
-        raise SpeakerError(
-            f"A speech rate of {rate} words a minute cannot be understood: choose one from {MIN_RATE} to {MAX_RATE}."
-        )
+        raise SpeakerError(_("A speech rate of {rate} words a minute cannot be understood: choose one from {low} to "
+                             "{high}.").format(rate=rate, low=MIN_RATE, high=MAX_RATE))
+
+
+class UnknownVoice(SpeakerError):
+    """espeak-ng has no voice of the name asked for; `voices` are the English ones it has. The
+    synthesis process finds out and the host says it, in the game's language (`_start_worker`)."""
+
+    def __init__(self, wanted: str, voices: list[str]):
+        super().__init__(_("There is no voice '{voice}': try one of {voices} ('espeak-ng --voices' lists all).").format(
+            voice=wanted, voices=", ".join(voices)))
+        self.voices = voices
 
 
 class SpeakerUnavailable(SpeakerError):
@@ -147,9 +157,7 @@ def _resolve_voice(voices: list[_Voice], wanted: str) -> str:
         if key in (voice.id.casefold(), voice.id.rsplit("/", 1)[-1].casefold(), voice.name.casefold()):
             return voice.id + plus + variant
     english = sorted(v.id.rsplit("/", 1)[-1] for v in voices if v.id.rsplit("/", 1)[-1].startswith("en"))
-    raise SpeakerError(
-        f"There is no voice '{wanted}': try one of {', '.join(english)} ('espeak-ng --voices' lists all)."
-    )
+    raise UnknownVoice(wanted, english)
 
 
 def _synthesis_main() -> None:
@@ -170,8 +178,8 @@ def _synthesis_main() -> None:
             engine.setProperty("voice", _resolve_voice(engine.getProperty("voices"), settings["voice"]))
         if settings["rate"] is not None:
             engine.setProperty("rate", settings["rate"])
-    except SpeakerError as error:
-        reply("error", str(error))
+    except UnknownVoice as error:
+        reply("no voice", json.dumps(error.voices))
         return
     except Exception as error:  # no espeak-ng library, a broken driver: all mean "no TTS here"
         reply("unavailable", f"{type(error).__name__}: {error}")
@@ -265,8 +273,8 @@ class Pyttsx3Speaker:
             return worker
         worker.kill()
         worker.wait()
-        if kind == "error":
-            raise SpeakerError(message)
+        if kind == "no voice":
+            raise UnknownVoice(str(voice), json.loads(message))
         raise SpeakerUnavailable(
             f"Text-to-speech does not work here (pyttsx3: {message}): "
             "install the Debian package espeak-ng to hear storyhost."

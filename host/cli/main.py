@@ -108,7 +108,7 @@ def add_speech_options(parser: argparse.ArgumentParser) -> None:
     speech.add_argument("--input", default=None, metavar="NAME|INDEX",
                         help=_("the microphone ('storyhost devices' lists them)"))
     speech.add_argument(
-        "--asr", choices=recognizers.names(), default=None, help=recognizers.asr_help(),
+        "--asr", choices=recognizers.names(), default=None, help=recognizers.asr_help(_("the speech recognizer")),
     )
     speech.add_argument(
         "--model", type=Path, default=None, metavar="NAME|DIR",

@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
                       "with it."))
     parser.add_argument("audio", type=Path, help=_("a WAV or FLAC file, at any sample rate"))
     parser.add_argument(
-        "--asr", choices=names(), help=asr_help("the recognizer"),
+        "--asr", choices=names(), help=asr_help(_("the recognizer")),
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=model_help())

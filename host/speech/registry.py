@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from games.base import join_either
+from games.language import N_, _
 from nlp.commands import BY_FREE_WORDS, BY_GRAMMAR, BY_WHISPERS_GRAMMAR, Deciding
 from models import DamagedModel, ModelError, ModelNotFound, check_before_loading, found_at, locate_whisper
 from models.locate import layout_problem, locate_confirming
@@ -37,14 +39,15 @@ class RecognizerKind:
     """One choice of `--asr`."""
 
     name: str
-    #: what it hears and with what, for help: "hears everything with PocketSphinx"
+    #: what it hears and with what, for help: "hears everything with PocketSphinx" (marked with N_,
+    #: translated where the help is built)
     hears: str
     #: it takes a phrase list (`Recognizer.set_phrases`): spoken commands can be heard with it
     phrases: bool
     #: under a phrase list, how its two passes decide a command in a language (nlp.commands.Deciding)
     deciding: Callable[[str], Deciding]
     open: Opener
-    #: the models `--model` gives it, for help (None: it takes none)
+    #: the models `--model` gives it, for help, marked with N_ (None: it takes none)
     models: str | None = None
     #: whether a model folder given without `--asr` is one of this recognizer's (None: never chosen so)
     owns_folder: Callable[[Path], bool] | None = None
@@ -52,7 +55,8 @@ class RecognizerKind:
 
 def _english_only(name: str, language: str) -> None:
     if language != "en":
-        raise RecognizerError(f"{name} hears English only here, not {language!r}: use --asr whisper.")
+        raise RecognizerError(_("{recognizer} hears English only here, not {language}: use --asr whisper.").format(
+            recognizer=name, language=repr(language)))
 
 
 def _pocketsphinx(model: Path | None, sample_rate: int, confirming: Path | None, live: bool,
@@ -61,7 +65,7 @@ def _pocketsphinx(model: Path | None, sample_rate: int, confirming: Path | None,
 
     _english_only("PocketSphinx", language)
     if model is not None:
-        raise RecognizerError("PocketSphinx uses its bundled model: drop --model, or use --asr vosk or whisper.")
+        raise RecognizerError(_("PocketSphinx uses its bundled model: drop --model, or use --asr vosk or whisper."))
     return PocketSphinxRecognizer(sample_rate)
 
 
@@ -77,10 +81,8 @@ def _vosk(model: Path | None, sample_rate: int, confirming: Path | None, live: b
     _english_only("Vosk", language)
     folder = model or find_vosk_model()
     if folder is None:
-        raise MissingModel(
-            "No Vosk model folder given: set VOSK_MODEL_PATH or pass --model to a model "
-            "folder, or use --asr whisper."
-        )
+        raise MissingModel(_("No Vosk model folder given: set VOSK_MODEL_PATH or pass --model to a model "
+                             "folder, or use --asr whisper."))
     return _vosk_in(folder, sample_rate)
 
 
@@ -118,14 +120,14 @@ def _by_grammar(language: str) -> Deciding:
 #: the first is the default
 RECOGNIZERS: tuple[RecognizerKind, ...] = (
     RecognizerKind(
-        "whisper", "hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
-        " installed, else PocketSphinx (in another language than English, commands with Whisper too)",
+        "whisper", N_("hears stories and clues with Whisper and commands with Vosk if an English Vosk model is"
+                      " installed, else PocketSphinx (in another language than English, commands with Whisper too)"),
         phrases=True, deciding=_whispers, open=_whisper,
-        models="a Whisper model by name (base, tiny.en) or folder",
+        models=N_("a Whisper model by name (base, tiny.en) or folder"),
     ),
-    RecognizerKind("vosk", "hears everything with Vosk", phrases=True, deciding=_by_grammar, open=_vosk,
-                   models="a Vosk model folder", owns_folder=lambda folder: layout_problem(folder) is None),
-    RecognizerKind("pocketsphinx", "hears everything with PocketSphinx", phrases=True, deciding=_by_grammar,
+    RecognizerKind("vosk", N_("hears everything with Vosk"), phrases=True, deciding=_by_grammar, open=_vosk,
+                   models=N_("a Vosk model folder"), owns_folder=lambda folder: layout_problem(folder) is None),
+    RecognizerKind("pocketsphinx", N_("hears everything with PocketSphinx"), phrases=True, deciding=_by_grammar,
                    open=_pocketsphinx),
 )
 
@@ -157,28 +159,38 @@ def default() -> RecognizerKind:
     return RECOGNIZERS[0]
 
 
+def _any_of(kinds: list[RecognizerKind]) -> str:
+    """'whisper or vosk or pocketsphinx', in the active language: what an error asks to choose from."""
+    return _(" or ").join(kind.name for kind in kinds)
+
+
 class UnknownRecognizer(RecognizerError, ValueError):
     def __init__(self, kind: str):
-        super().__init__(f"There is no recognizer called '{kind}': choose {' or '.join(names())}.")
+        super().__init__(_("There is no recognizer called '{kind}': choose {recognizers}.").format(
+            kind=kind, recognizers=_any_of(list(RECOGNIZERS))))
 
 
-def asr_help(prefix: str = "the speech recognizer") -> str:
-    """`--asr`'s help, from the table: 'the speech recognizer: whisper (the default) hears ...;
-    vosk hears everything with Vosk; ...'."""
-    told = [f"{kind.name}{' (the default)' if kind is default() else ''} {kind.hears}" for kind in RECOGNIZERS]
+def _with_default(kind: RecognizerKind) -> str:
+    """'whisper (the default)' for the default, else the name."""
+    return _("{recognizer} (the default)").format(recognizer=kind.name) if kind is default() else kind.name
+
+
+def asr_help(prefix: str) -> str:
+    """`--asr`'s help, from the table, in the active language: '`prefix`: whisper (the default)
+    hears ...; vosk hears everything with Vosk; ...'."""
+    told = [f"{_with_default(kind)} {_(kind.hears)}" for kind in RECOGNIZERS]
     return f"{prefix}: {'; '.join(told)}"
 
 
 def model_help() -> str:
-    """`--model`'s help, from the table: 'a Whisper model by name (base, tiny.en) or folder, or a
-    Vosk model folder'."""
-    return ", or ".join(kind.models for kind in RECOGNIZERS if kind.models)
+    """`--model`'s help, from the table, in the active language: 'a Whisper model by name
+    (base, tiny.en) or folder, or a Vosk model folder'."""
+    return _(", or ").join(_(kind.models) for kind in RECOGNIZERS if kind.models)
 
 
 def named() -> str:
-    """The choices in a few words: 'whisper (the default), vosk or pocketsphinx'."""
-    told = [f"{kind.name}{' (the default)' if kind is default() else ''}" for kind in RECOGNIZERS]
-    return " or ".join(told) if len(told) < 3 else f"{', '.join(told[:-1])} or {told[-1]}"
+    """The choices in a few words, in the active language: 'whisper (the default), vosk or pocketsphinx'."""
+    return join_either([_with_default(kind) for kind in RECOGNIZERS])
 
 
 def kind_of(kind: str | None, model: Path | str | None = None) -> RecognizerKind:
@@ -197,9 +209,9 @@ def kind_of(kind: str | None, model: Path | str | None = None) -> RecognizerKind
 def takes_phrases(kind: RecognizerKind) -> RecognizerKind:
     """`kind`, which is to hear spoken commands; RecognizerError when it takes no phrase list."""
     if not kind.phrases:
-        able = " or ".join(other.name for other in RECOGNIZERS if other.phrases)
-        raise RecognizerError(f"The recognizer {kind.name} cannot listen for commands (it takes no phrase list): "
-                              f"choose {able}.")
+        raise RecognizerError(_("The recognizer {recognizer} cannot listen for commands (it takes no phrase list): "
+                                "choose {recognizers}.").format(
+            recognizer=kind.name, recognizers=_any_of([other for other in RECOGNIZERS if other.phrases])))
     return kind
 
 

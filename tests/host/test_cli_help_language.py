@@ -1,6 +1,7 @@
 """The command line's own words in the remembered language: --help (argparse's headings, every
-command's and option's help, the games' options), `storyhost models list`, and a deck file's
-broken JSON, through the real `storyhost` process; English before any game chose a language."""
+command's and option's help, the games' options, the recognizers'), `storyhost models list`, a deck
+file's broken JSON and the refusals of --speech's settings, through the real `storyhost` process;
+English before any game chose a language."""
 from __future__ import annotations
 
 import json
@@ -35,6 +36,14 @@ def test_help_is_english_before_any_game_chose_a_language(tmp_path: Path) -> Non
     play = said(tmp_path, "play", "--help")
     assert "--timer N Stories!: seconds per story (1 to 3600, default 60)" in play
     assert "or de (Deutsch)" in play
+    assert ("--asr {whisper,vosk,pocketsphinx} the speech recognizer: whisper (the default) hears stories and clues "
+            "with Whisper and commands with Vosk if an English Vosk model is installed, else PocketSphinx (in another "
+            "language than English, commands with Whisper too); vosk hears everything with Vosk; pocketsphinx hears "
+            "everything with PocketSphinx --model NAME|DIR a Whisper model by name (base, tiny.en) or folder, or a "
+            "Vosk model folder") in play
+    assert "--asr NAME recognizer for --audio: whisper (the default), vosk or pocketsphinx" in said(tmp_path, "tick",
+                                                                                                     "--help")
+    assert "List the microphones and speakers storyhost can use (for --input)." in said(tmp_path, "devices", "--help")
     assert "See, fetch, install and check speech and language models." in said(tmp_path, "models", "--help")
 
 
@@ -50,11 +59,21 @@ def test_help_is_in_the_remembered_language(tmp_path: Path) -> None:
     assert "--contando Dixit: la variante de puntuación Contando" in play
     assert "en (English), es (español), ca (català) o de (Deutsch)" in play
     assert "voz: --speech jugar por voz" in play and "móviles: --companion servir a cada jugador" in play
+    assert ("--asr {whisper,vosk,pocketsphinx} el reconocedor de voz: whisper (por defecto) oye las historias y las "
+            "frases con Whisper y las órdenes con Vosk si hay instalado un modelo de Vosk en inglés") in play
+    assert "; vosk lo oye todo con Vosk; pocketsphinx lo oye todo con PocketSphinx --model" in play
+    assert "un modelo de Whisper por su nombre (base, tiny.en) o su carpeta, o una carpeta de modelo de Vosk" in play
     models = said(tmp_path, "models", "--help")
     assert "Ver, descargar, instalar y comprobar modelos de voz y de lenguaje." in models
     assert "list cada modelo conocido, su tamaño y dónde está instalado" in models
-    assert "la historia como archivo de texto" in said(tmp_path, "tick", "--help")
-    assert "escribir también las hipótesis parciales" in said(tmp_path, "transcribe", "--help")
+    tick = said(tmp_path, "tick", "--help")
+    assert "la historia como archivo de texto" in tick
+    assert "--asr NAME reconocedor para --audio: whisper (por defecto), vosk o pocketsphinx" in tick
+    transcribe = said(tmp_path, "transcribe", "--help")
+    assert "escribir también las hipótesis parciales" in transcribe
+    assert "--asr {whisper,vosk,pocketsphinx} el reconocedor: whisper (por defecto) oye" in transcribe
+    assert "Lista los micrófonos y altavoces que storyhost puede usar (para --input)." in said(
+        tmp_path, "devices", "--help")
 
 
 @pytest.mark.parametrize(("language", "first", "header", "size"), [
@@ -111,3 +130,17 @@ def test_a_language_storyhost_lacks_is_refused_in_the_remembered_language(tmp_pa
     done = run_storyhost(tmp_path, "rules", "dixit", "--language", "fr")
     assert done.returncode == 2
     assert done.stderr == "storyhost no habla 'fr'; habla en (English), es (español), ca (català) y de (Deutsch).\n"
+
+
+@pytest.mark.parametrize(("options", "refusal"), [
+    (["--rate", "2000"], "Una velocidad de la voz de 2000 palabras por minuto no se entiende: elige una de 80 a 450."),
+    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de en"),  # then espeak-ng's English voices
+    (["--asr", "vosk"], "Vosk aquí solo oye inglés, no 'es': usa --asr whisper."),
+])
+def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_path: Path, options: list[str],
+                                                                           refusal: str) -> None:
+    """An unknown voice is found out by the synthesis process and said by the host, in Spanish."""
+    done = run_storyhost(tmp_path, "play", "stories", "--players", "Ana", "Bea", "Cai", "--language", "es",
+                         "--speech", *options)
+    assert done.returncode == 2
+    assert done.stderr.startswith(refusal) and done.stderr.count("\n") == 1, done.stderr

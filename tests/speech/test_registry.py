@@ -6,12 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from games.language import speaking
 from host.cli import main as cli
 from host.cli import transcribe, tick
 from host.speech import registry
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
-from host.speech.recognizer import Recognizer
+from host.speech.recognizer import Recognizer, RecognizerError
 from host.speech.registry import RecognizerKind, UnknownRecognizer
+from host.storage.catalogs import translations
 from nlp.commands import BY_GRAMMAR
 
 
@@ -78,3 +80,19 @@ def test_the_default_and_a_vosk_folder_choose_the_recognizer(tmp_path):
         (tmp_path / part).parent.mkdir()
         (tmp_path / part).touch()
     assert registry.kind_of(None, tmp_path).name == registry.kind_of("vosk").name
+
+
+def test_the_recognizers_refusals_are_in_the_active_language(added):
+    with speaking(translations("de")):
+        with pytest.raises(UnknownRecognizer) as unknown:
+            registry.kind_of("nope")
+        with pytest.raises(RecognizerError) as no_phrases:
+            registry.takes_phrases(PLAIN)
+        with pytest.raises(RecognizerError) as english_only:
+            registry.open_recognizer("pocketsphinx", language="ca")
+        assert registry.named() == "whisper (Standard), vosk, pocketsphinx oder plain"
+    assert str(unknown.value) == ("Es gibt keine Erkennung namens 'nope': "
+                                  "Wähl whisper oder vosk oder pocketsphinx oder plain.")
+    assert str(no_phrases.value) == ("Die Erkennung plain kann nicht auf Befehle hören (sie nimmt keine Phrasenliste): "
+                                     "Wähl whisper oder vosk oder pocketsphinx.")
+    assert str(english_only.value) == "PocketSphinx hört hier nur Englisch, nicht 'ca': Nimm --asr whisper."
