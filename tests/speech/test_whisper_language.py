@@ -24,7 +24,10 @@ def test_a_spanish_sentence_is_heard_in_spanish(synthesize: Callable[..., Path])
     speech = read_pcm(synthesize(SENTENCE, voice="espeak:es"))
     found = locate_whisper(language="es")
     heard = " ".join(h.text for h in finals(stream(WhisperRecognizer(found.path, language="es"), speech)))
-    assert fuzz.ratio(heard.lower().strip(" ."), SENTENCE.lower().strip(" .")) >= 80, heard
+    # forced to English the same audio comes out as an English sentence ("The second one is the new
+    # era in the beach..."), 43 % like it; forced to Spanish 76 % on an AMD EPYC with AVX-512 and
+    # over 80 % on the machines before it (int8 kernels differ from CPU to CPU)
+    assert fuzz.ratio(heard.lower().strip(" ."), SENTENCE.lower().strip(" .")) >= 70, heard
 
 
 def test_an_english_only_model_refuses_another_language() -> None:
