@@ -11,9 +11,9 @@ see models.locate), and phrase lists (commands) to a recognizer that takes a clo
 Vosk when an English Vosk model is found, else PocketSphinx, whose US English model ships inside
 its wheel, cuts the utterances, and Whisper decodes each whole and weighs the phrases against it
 (see host/speech/split_recognizer.py). Those grammar models hear English only: in another
-language Whisper, forced to it, cuts the utterances too (host/speech/whisper_recognizer.py). "vosk" or "pocketsphinx" use
-that one recognizer for both. Every model storyhost installed or pinned is checked against its recorded
-checksums before it is loaded.
+language Whisper, forced to it, cuts the utterances too (host/speech/whisper_recognizer.py).
+"vosk" or "pocketsphinx" use that one recognizer for both. Every model storyhost installed or
+pinned is checked against its recorded checksums before it is loaded.
 """
 from __future__ import annotations
 

@@ -134,7 +134,8 @@ class SplitRecognizer:
                     start = hypothesis.words[0].start if hypothesis.words else None
                     end = hypothesis.words[-1].end if hypothesis.words else None
                     said = best.split() if likelihood >= UNLIKELY else []
-                    hypothesis = replace(hypothesis, words=tuple(HeardWord(word, start, end, likelihood) for word in said))
+                    words = tuple(HeardWord(word, start, end, likelihood) for word in said)
+                    hypothesis = replace(hypothesis, words=words)
             out.append(hypothesis)
         return out
 
