@@ -242,7 +242,15 @@ def phrase_likelihoods(model: ShortWindowWhisper, audio: np.ndarray, phrases: Se
             beam_size=1, max_length=2 * (len(start) + max(map(len, batch))) + 4, return_logits_vocab=True,
             suppress_blank=False, suppress_tokens=[])
         for text, result in zip(batch, results):
-            steps = np.asarray([np.asarray(logits, np.float32).ravel() for logits in result.logits[0][: len(text) + 1]])
-            steps -= np.logaddexp.reduce(steps, axis=1, keepdims=True)
-            scores.append(float(np.mean([steps[i, token] for i, token in enumerate([*text, tokenizer.eot])])))
+            tokens = [*text, tokenizer.eot]
+            steps = np.asarray([np.asarray(logits, np.float32).ravel() for logits in result.logits[0][: len(tokens)]],
+                               np.float64)
+            scores.append(float(np.mean(steps[np.arange(len(tokens)), tokens] - _log_total(steps))))
     return scores
+
+
+def _log_total(steps: np.ndarray) -> np.ndarray:
+    """log(sum(exp(row))) of each row of logits, shifted by its largest so that nothing overflows:
+    the log of the softmax's denominator (numpy's logaddexp.reduce takes 10 times as long)."""
+    top = steps.max(axis=1)
+    return top + np.log(np.exp(steps - top[:, None]).sum(axis=1))
