@@ -134,7 +134,8 @@ def test_a_language_storyhost_lacks_is_refused_in_the_remembered_language(tmp_pa
 
 @pytest.mark.parametrize(("options", "refusal"), [
     (["--rate", "2000"], "Una velocidad de la voz de 2000 palabras por minuto no se entiende: elige una de 80 a 450."),
-    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de en"),  # then espeak-ng's English voices
+    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de es, es-419 ('espeak-ng --voices' las lista "
+                            "todas).\n"),  # espeak-ng's Spanish voices
     (["--asr", "vosk"], "Vosk aquí solo oye inglés, no 'es': usa --asr whisper."),
 ])
 def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_path: Path, options: list[str],
