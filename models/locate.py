@@ -74,7 +74,7 @@ def install_root() -> Path:
 
 
 def data_folder() -> Place:
-    return Place(install_root(), "storyhost's model folder", True)
+    return Place(install_root(), _("storyhost's model folder"), True)
 
 
 def downloaded_whisper() -> list[FoundModel]:
