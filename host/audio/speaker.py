@@ -59,8 +59,9 @@ class UnknownVoice(SpeakerError):
     (`_start_worker`)."""
 
     def __init__(self, wanted: str, voices: list[str]):
-        super().__init__(_("There is no voice '{voice}': try one of {voices} ('espeak-ng --voices' lists all).").format(
-            voice=wanted, voices=", ".join(voices)))
+        offered = (_("There is no voice '{voice}': try one of {voices} ('espeak-ng --voices' lists all).") if voices else
+                   _("There is no voice '{voice}' ('espeak-ng --voices' lists those there are)."))
+        super().__init__(offered.format(voice=wanted, voices=", ".join(voices)))
         self.voices = voices
 
 

@@ -8,7 +8,7 @@ import soundfile
 
 from games.language import speaking
 from host.audio.speaker import (
-    EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, open_speaker, tone,
+    EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, UnknownVoice, open_speaker, tone,
 )
 from host.storage.catalogs import translations
 from tests.audio.pulse import PORTAUDIO_DEVICE, SINK
@@ -107,6 +107,11 @@ def test_an_unknown_voice_is_refused_with_the_voices_of_the_games_language(langu
     with speaking(translations(language)), pytest.raises(SpeakerError) as refused:
         Pyttsx3Speaker(voice="elvish", play=False, language=language)
     assert str(refused.value) == refusal
+
+
+def test_an_unknown_voice_in_a_language_without_voices_points_to_the_list():
+    with speaking(translations("es")):
+        assert str(UnknownVoice("elvish", [])) == "No hay ninguna voz 'elvish' ('espeak-ng --voices' lista las que hay)."
 
 
 @pytest.fixture
