@@ -196,3 +196,11 @@ def test_download_and_verify_speak_the_remembered_language(home: Home, served_mo
 def test_user_errors_are_one_line_in_the_remembered_language(home: Home, language: str, args: list[str],
                                                              expected: str) -> None:
     assert expected in one_line_error(run_storyhost(remember(home, language), "models", *args))
+
+
+def test_a_broken_manifest_is_told_in_the_remembered_language(home: Home, monkeypatch) -> None:
+    home.manifest_path.write_text('{"models": [{"name": "x"}]}', encoding="utf-8")
+    monkeypatch.setenv("STORYHOST_MODEL_MANIFEST", str(home.manifest_path))
+    assert one_line_error(run_storyhost(remember(home, "es"), "models", "list")) == (
+        f"La entrada 1 de {home.manifest_path} necesita al menos name, kind, language y description; corrígela o "
+        "quítala.\n")
