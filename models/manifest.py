@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from games.language import _
 from models.errors import ManifestError
 
 MANIFEST_ENV = "STORYHOST_MODEL_MANIFEST"
@@ -115,16 +116,19 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 def _files(raw: Any, where: str) -> dict[str, FileRecord]:
     """A Whisper entry's files: {"model.bin": {"size": 75537502, "sha256": "1a5a..."}, ...}."""
     if not isinstance(raw, dict) or not raw:
-        raise ManifestError(f"{where} needs its files: an object of file names to their size and sha256.")
+        raise ManifestError(_("{where} needs its files: an object of file names to their size and sha256.").format(
+            where=where))
     files = {}
     for name, record in raw.items():
         if not usable_name(name) or not isinstance(record, dict) or not record.keys() <= {"size", "sha256"}:
-            raise ManifestError(f'{where} has a bad file entry {name!r}; write "NAME": {{"size": N, "sha256": "HEX"}}.')
+            raise ManifestError(_('{where} has a bad file entry {name}; write "NAME": {{"size": N, "sha256": "HEX"}}.')
+                                .format(where=where, name=repr(name)))
         size, sha256 = record.get("size"), record.get("sha256")
         if not (size is None or (isinstance(size, int) and size >= 0)) or not (
             sha256 is None or (isinstance(sha256, str) and _SHA256.fullmatch(sha256))
         ):
-            raise ManifestError(f"{where} has a bad size or sha256 for {name}; give a byte count and 64 hex digits, or null.")
+            raise ManifestError(_("{where} has a bad size or sha256 for {name}; give a byte count and 64 hex digits, or "
+                                  "null.").format(where=where, name=name))
         files[name] = FileRecord(size, sha256)
     return files
 
@@ -132,7 +136,8 @@ def _files(raw: Any, where: str) -> dict[str, FileRecord]:
 def _parts(raw: Any, files: dict[str, FileRecord], where: str) -> dict[str, tuple[Part, ...]]:
     """Files shipped in pieces: {"model.bin": [{"path", "size", "sha256"}, ...]}, adding up to the file."""
     if not isinstance(raw, dict) or not raw:
-        raise ManifestError(f'{where} has bad parts; write "FILE": [{{"path": "package/file", "size": N, "sha256": "HEX"}}, ...].')
+        raise ManifestError(_('{where} has bad parts; write "FILE": [{{"path": "package/file", "size": N, "sha256": '
+                              '"HEX"}}, ...].').format(where=where))
     parts = {}
     for name, pieces in raw.items():
         if name not in files or not isinstance(pieces, list) or not pieces or not all(
@@ -140,56 +145,70 @@ def _parts(raw: Any, files: dict[str, FileRecord], where: str) -> dict[str, tupl
             and isinstance(piece["size"], int) and isinstance(piece["sha256"], str) and _SHA256.fullmatch(piece["sha256"])
             for piece in pieces
         ):
-            raise ManifestError(f"{where} has bad parts for {name!r}: each a path, a size and a sha256, of a file it lists.")
+            raise ManifestError(_("{where} has bad parts for {name}: each a path, a size and a sha256, of a file it "
+                                  "lists.").format(where=where, name=repr(name)))
         parts[name] = tuple(Part(piece["path"], piece["size"], piece["sha256"]) for piece in pieces)
         if files[name].size is not None and sum(part.size for part in parts[name]) != files[name].size:
-            raise ManifestError(f"{where}: the parts of {name} do not add up to its size.")
+            raise ManifestError(_("{where}: the parts of {name} do not add up to its size.").format(where=where, name=name))
     return parts
 
 
 def _entry(raw: Any, where: str) -> ModelEntry:
     if not isinstance(raw, dict) or not {"name", "kind", "language", "description"} <= raw.keys():
-        raise ManifestError(f"{where} needs at least name, kind, language and description; fix or remove it.")
+        raise ManifestError(_("{where} needs at least name, kind, language and description; fix or remove it.").format(
+            where=where))
     unknown = raw.keys() - _FIELDS
     if unknown:
-        raise ManifestError(f"{where} has unknown fields {sorted(unknown)}; allowed: {sorted(_FIELDS)}.")
+        raise ManifestError(_("{where} has unknown fields {unknown}; allowed: {allowed}.").format(
+            where=where, unknown=sorted(unknown), allowed=sorted(_FIELDS)))
     if "files" in raw:
         raw = {**raw, "files": _files(raw["files"], where)}
     if "parts" in raw:
         raw = {**raw, "parts": _parts(raw["parts"], raw.get("files") or {}, where)}
     entry = ModelEntry(**raw)
     if not isinstance(entry.name, str) or not usable_name(entry.name):
-        raise ManifestError(f"{where} has the name {entry.name!r}; use letters, digits, '.', '-' and '_' only.")
+        raise ManifestError(_("{where} has the name {name}; use letters, digits, '.', '-' and '_' only.").format(
+            where=where, name=repr(entry.name)))
     if entry.kind not in KINDS:
-        raise ManifestError(f"{where} ({entry.name}) has kind {entry.kind!r}; use {', '.join(map(repr, KINDS))}.")
+        raise ManifestError(_("{where} ({name}) has kind {kind}; use {kinds}.").format(
+            where=where, name=entry.name, kind=repr(entry.kind), kinds=", ".join(map(repr, KINDS))))
     if entry.kind == "vosk" and not entry.url:
-        raise ManifestError(f"{where} ({entry.name}) is a Vosk model without a url.")
+        raise ManifestError(_("{where} ({name}) is a Vosk model without a url.").format(where=where, name=entry.name))
     if entry.kind == "spacy" and not entry.pip:
-        raise ManifestError(f"{where} ({entry.name}) is a spaCy pipeline without its pip requirement.")
+        raise ManifestError(_("{where} ({name}) is a spaCy pipeline without its pip requirement.").format(
+            where=where, name=entry.name))
     if entry.kind == "whisper" and (entry.files is None or not (entry.bundled and entry.pip or entry.url)):
-        raise ManifestError(f"{where} ({entry.name}) is a Whisper model without its files, or without a url or bundled package.")
+        raise ManifestError(_("{where} ({name}) is a Whisper model without its files, or without a url or bundled "
+                              "package.").format(where=where, name=entry.name))
     if entry.alias is not None and not (isinstance(entry.alias, str) and usable_name(entry.alias)):
-        raise ManifestError(f"{where} ({entry.name}) has the alias {entry.alias!r}; use letters, digits, '.', '-' and '_' only.")
+        raise ManifestError(_("{where} ({name}) has the alias {alias}; use letters, digits, '.', '-' and '_' only.")
+                            .format(where=where, name=entry.name, alias=repr(entry.alias)))
     if entry.wheels is not None and not (isinstance(entry.wheels, dict) and all(
         isinstance(wheel, str) and isinstance(sha256, str) and _SHA256.fullmatch(sha256) for wheel, sha256 in entry.wheels.items()
     )):
-        raise ManifestError(f'{where} ({entry.name}) has bad wheels; write "FILE.whl": "SHA256", ...')
+        raise ManifestError(_('{where} ({name}) has bad wheels; write "FILE.whl": "SHA256", ...').format(
+            where=where, name=entry.name))
     if entry.parts is not None and not entry.bundled:
-        raise ManifestError(f"{where} ({entry.name}) has parts but is not bundled in a pip package.")
+        raise ManifestError(_("{where} ({name}) has parts but is not bundled in a pip package.").format(
+            where=where, name=entry.name))
     return entry
 
 
 def parse_manifest(text: str, source: str) -> Manifest:
     if not text.strip():
-        raise ManifestError(f"The model manifest {source} is empty; fill it in, or unset ${MANIFEST_ENV}.")
+        raise ManifestError(_("The model manifest {source} is empty; fill it in, or unset {variable}.").format(
+            source=source, variable=f"${MANIFEST_ENV}"))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ManifestError(f"The model manifest {source} is not valid JSON ({error}); fix it.") from error
+        raise ManifestError(_("The model manifest {source} is not valid JSON ({error}); fix it.").format(
+            source=source, error=error)) from error
     models = data.get("models") if isinstance(data, dict) else None
     if not isinstance(models, list) or not models:
-        raise ManifestError(f'The model manifest {source} must be an object with a "models" list of at least one model.')
-    return Manifest(tuple(_entry(raw, f"Entry {index + 1} of {source}") for index, raw in enumerate(models)))
+        raise ManifestError(_('The model manifest {source} must be an object with a "models" list of at least one '
+                              'model.').format(source=source))
+    return Manifest(tuple(_entry(raw, _("Entry {number} of {source}").format(number=index + 1, source=source))
+                          for index, raw in enumerate(models)))
 
 
 def _built_in() -> Manifest:
@@ -206,7 +225,8 @@ def load_manifest(path: Path | None = None) -> Manifest:
         text = configured.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise ManifestError(f"Cannot read the model manifest {configured}: {reason}.") from error
+        raise ManifestError(_("Cannot read the model manifest {file}: {reason}.").format(file=configured, reason=reason)
+                            ) from error
     custom = parse_manifest(text, str(configured))
     bundled = [entry for entry in _built_in().entries if entry.bundled and custom.get(entry.name) is None]
     return Manifest(custom.entries + tuple(bundled))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from games.language import _, n_
 from models.errors import ModelNotFound
 from models.locate import (
     FoundModel,
@@ -40,16 +41,25 @@ def verify_files(found: FoundModel, manifest: Manifest) -> Verdict:
         return Verdict(found.name, found.path, False, f"{problem}; {remedy(found, manifest)}")
     files = expected_files(found, manifest)
     if files is None:
-        return Verdict(found.name, found.path, True, "layout complete; storyhost did not install it, so it has no record to check")
+        return Verdict(found.name, found.path, True,
+                       _("layout complete; storyhost did not install it, so it has no record to check"))
     problem = damage(found, manifest)
     if problem is not None:
         return Verdict(found.name, found.path, False, f"{problem}; {remedy(found, manifest)}")
     if found.marker is None:
-        return Verdict(found.name, found.path, True, f"all {len(files)} files match the manifest's pinned sizes and sha256")
-    hashed = all(record.sha256 for record in files.values())
-    how = "size and sha256" if hashed else "size only (installed before storyhost recorded checksums)"
-    checked = found.marker.get("checked", "not recorded")
-    return Verdict(found.name, found.path, True, f"all {len(files)} files intact by {how}; at installation: {checked}")
+        return Verdict(found.name, found.path, True, n_(
+            "all {count} file matches the manifest's pinned sizes and sha256",
+            "all {count} files match the manifest's pinned sizes and sha256", len(files)).format(count=len(files)))
+    intact = (n_("all {count} file intact by size and sha256; at installation: {checked}",
+                 "all {count} files intact by size and sha256; at installation: {checked}", len(files))
+              if all(record.sha256 for record in files.values()) else
+              n_("all {count} file intact by size only (installed before storyhost recorded checksums); at "
+                 "installation: {checked}",
+                 "all {count} files intact by size only (installed before storyhost recorded checksums); at "
+                 "installation: {checked}", len(files)))
+    checked = found.marker.get("checked") or _("not recorded")
+    return Verdict(found.name, found.path, True, intact.format(count=len(files), checked=checked))
+
 
 
 def _distribution(entry: ModelEntry) -> str:
@@ -66,22 +76,25 @@ def verify_spacy(entry: ModelEntry) -> Verdict:
     except metadata.PackageNotFoundError:
         version = None
     if entry.version and version != entry.version:
-        wrong = f"version {version} is installed, the manifest wants {entry.version}: run `pip install {entry.pip}`"
+        wrong = _("version {version} is installed, the manifest wants {wanted}: run `pip install {package}`").format(
+            version=version, wanted=entry.version, package=entry.pip)
         return Verdict(entry.name, path, False, wrong)
     try:
         import spacy
 
         spacy.load(entry.name)
     except Exception as error:  # any failure to load is the verdict, whatever spaCy raises
-        reason = f"it does not load ({type(error).__name__}: {error}); run `pip install --force-reinstall {entry.pip}`"
+        reason = _("it does not load ({error}); run `pip install --force-reinstall {package}`").format(
+            error=f"{type(error).__name__}: {error}", package=entry.pip)
         return Verdict(entry.name, path, False, reason)
-    return Verdict(entry.name, path, True, f"version {version} loads")
+    return Verdict(entry.name, path, True, _("version {version} loads").format(version=version))
 
 
 def _unfinished(folder: Path) -> Verdict:
     return Verdict(
         folder.name, folder, False,
-        "not a complete model (an interrupted or damaged install, never used); delete it and install the model again",
+        _("not a complete model (an interrupted or damaged install, never used); delete it and install the model "
+          "again"),
     )
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from games.language import _, n_
 # AudioDeviceError is re-exported: what a microphone raises comes with the microphone
 from host.audio.devices import AudioDeviceError as AudioDeviceError
 from host.audio.devices import Device, find_device, notice_on_stderr, portaudio
@@ -138,7 +139,13 @@ class MicrophoneSource:
 
     @property
     def name(self) -> str:
-        return "the default microphone" if self.spec is None else f"the microphone '{self.spec}'"
+        """The microphone as a sentence names it, in the active language: 'the default microphone'."""
+        return _("the default microphone") if self.spec is None else _("the microphone '{name}'").format(name=self.spec)
+
+    @property
+    def named(self) -> str:
+        """`name` starting a sentence: 'The microphone 'USB Mic'' (the device's own capitals kept)."""
+        return self.name[:1].upper() + self.name[1:]
 
     def _open(self) -> None:
         sd = portaudio()
@@ -153,9 +160,8 @@ class MicrophoneSource:
             )
             stream.start()
         except sd.PortAudioError as error:
-            raise AudioDeviceError(
-                f"Cannot open {self.name} ({error}): check it is plugged in and not in use."
-            ) from error
+            raise AudioDeviceError(_("Cannot open {microphone} ({error}): check it is plugged in and not in use.").format(
+                microphone=self.name, error=error)) from error
         before = 0 if self._converter is None else self._converter.samples_out
         self._converter = _Converter(rate, channels, self.rate, before)
         self._stream, self.native_rate = stream, rate
@@ -167,19 +173,16 @@ class MicrophoneSource:
         try:
             default_rate = round(sd.query_devices(index, "input")["default_samplerate"])
         except (sd.PortAudioError, ValueError) as error:
-            raise AudioDeviceError(
-                f"There is no microphone to open ({error}): run 'storyhost devices' to list them."
-            ) from error
+            raise AudioDeviceError(_("There is no microphone to open ({error}): run 'storyhost devices' to list them.")
+                                   .format(error=error)) from error
         for rate, channels in ((default_rate, 1), (self.rate, 1), (default_rate, 2)):
             try:
                 sd.check_input_settings(device=index, samplerate=rate, channels=channels, dtype="int16")
                 return rate, channels
             except sd.PortAudioError:
                 continue
-        raise AudioDeviceError(
-            f"{self.name.capitalize()} accepts neither {default_rate} Hz nor {self.rate} Hz, mono or stereo: "
-            "choose another with --input."
-        )
+        raise AudioDeviceError(_("{microphone} accepts neither {native} Hz nor {rate} Hz, mono or stereo: choose "
+                                 "another with --input.").format(microphone=self.named, native=default_rate, rate=self.rate))
 
     def _callback(self, indata: ReadableBuffer, frames: int, time_info: object, status: _InputFlags) -> None:
         # PortAudio's thread: copy and go. No decoding, no resampling, no locks held for long.
@@ -198,7 +201,8 @@ class MicrophoneSource:
             if self._closed:
                 raise StopIteration
             if self._stream is None:
-                raise MicrophoneLost(f"{self.name.capitalize()} is not connected: waiting for it to come back.")
+                raise MicrophoneLost(_("{microphone} is not connected: waiting for it to come back.").format(
+                    microphone=self.named))
             try:
                 data, arrived = self._queue.get(timeout=0.1)
             except queue.Empty:
@@ -206,9 +210,8 @@ class MicrophoneSource:
                 allowed = self.lost_after if self._delivered else max(self.lost_after, FIRST_BLOCK_SECONDS)
                 if not self._stream.active or time.monotonic() - self._last_arrival > allowed:
                     self._drop_stream()
-                    raise MicrophoneLost(
-                        f"{self.name.capitalize()} stopped sending sound: is it still plugged in?"
-                    ) from None
+                    raise MicrophoneLost(_("{microphone} stopped sending sound: is it still plugged in?").format(
+                        microphone=self.named)) from None
                 continue
             self._last_arrival, self._delivered = arrived, True
             self._report_overflows()
@@ -223,10 +226,11 @@ class MicrophoneSource:
         count, when = self._reported
         now = time.monotonic()
         if self.overflows > count and now - when >= 10:
-            self.notice(
-                f"The microphone lost sound {self.overflows - count} time(s): the computer is too busy; "
-                "close other programs if words go missing."
-            )
+            lost = self.overflows - count
+            self.notice(n_("The microphone lost sound {count} time: the computer is too busy; close other programs if "
+                           "words go missing.",
+                           "The microphone lost sound {count} times: the computer is too busy; close other programs "
+                           "if words go missing.", lost).format(count=lost))
             self._reported = (self.overflows, now)
 
     def reconnect(self, timeout: float | None = None, interval: float = 0.5,
@@ -308,8 +312,9 @@ class FileSource:
         try:
             self._file = soundfile.SoundFile(str(self.path))
         except (soundfile.LibsndfileError, OSError) as error:
-            reason = "there is no such file" if not self.path.exists() else str(error)
-            raise AudioFileError(f"Cannot read {self.path} as sound ({reason}): give a WAV or FLAC file.") from error
+            reason = _("there is no such file") if not self.path.exists() else str(error)
+            raise AudioFileError(_("Cannot read {file} as sound ({reason}): give a WAV or FLAC file.").format(
+                file=self.path, reason=reason)) from error
         self.native_rate = self._file.samplerate
         self.duration = self._file.frames / self.native_rate
         self._chunks = self._generate(max(1, round(self.native_rate * block_ms / 1000)))
@@ -325,9 +330,8 @@ class FileSource:
             try:
                 samples = self._file.read(blocksize, dtype="float32", always_2d=True)
             except soundfile.LibsndfileError as error:  # the header was fine, the rest is not
-                raise AudioFileError(
-                    f"Cannot read {self.path} to the end ({error}): give a complete WAV or FLAC file."
-                ) from error
+                raise AudioFileError(_("Cannot read {file} to the end ({error}): give a complete WAV or FLAC file.")
+                                     .format(file=self.path, error=error)) from error
             done = len(samples) < blocksize
             frames += len(samples)
             if self.realtime:  # a microphone delivers a block once its last sample was heard

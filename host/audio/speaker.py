@@ -54,12 +54,14 @@ def check_rate(rate: int | None) -> None:
 
 
 class UnknownVoice(SpeakerError):
-    """espeak-ng has no voice of the name asked for; `voices` are the English ones it has. The
-    synthesis process finds out and the host says it, in the game's language (`_start_worker`)."""
+    """espeak-ng has no voice of the name asked for; `voices` are those it has for the game's
+    language. The synthesis process finds out and the host says it, in the game's language
+    (`_start_worker`)."""
 
     def __init__(self, wanted: str, voices: list[str]):
-        super().__init__(_("There is no voice '{voice}': try one of {voices} ('espeak-ng --voices' lists all).").format(
-            voice=wanted, voices=", ".join(voices)))
+        offered = (_("There is no voice '{voice}': try one of {voices} ('espeak-ng --voices' lists all).") if voices else
+                   _("There is no voice '{voice}' ('espeak-ng --voices' lists those there are)."))
+        super().__init__(offered.format(voice=wanted, voices=", ".join(voices)))
         self.voices = voices
 
 
@@ -149,15 +151,16 @@ class _Voice(Protocol):
     name: str
 
 
-def _resolve_voice(voices: list[_Voice], wanted: str) -> str:
+def _resolve_voice(voices: list[_Voice], wanted: str, language: str) -> str:
     """A pyttsx3 voice id from an id ('gmw/en-us'), its last part ('en-us') or its name, with
-    an espeak-ng variant if asked for ('en-us+f2')."""
+    an espeak-ng variant if asked for ('en-us+f2'); UnknownVoice offering `language`'s voices
+    ('es' and 'es-419' for Spanish) when there is none."""
     key, plus, variant = wanted.strip().casefold().partition("+")
     for voice in voices:
         if key in (voice.id.casefold(), voice.id.rsplit("/", 1)[-1].casefold(), voice.name.casefold()):
             return voice.id + plus + variant
-    english = sorted(v.id.rsplit("/", 1)[-1] for v in voices if v.id.rsplit("/", 1)[-1].startswith("en"))
-    raise UnknownVoice(wanted, english)
+    short = (voice.id.rsplit("/", 1)[-1] for voice in voices)
+    raise UnknownVoice(wanted, sorted(name for name in short if name == language or name.startswith(language + "-")))
 
 
 def _synthesis_main() -> None:
@@ -175,7 +178,8 @@ def _synthesis_main() -> None:
 
         engine = pyttsx3.init()
         if settings["voice"] is not None:
-            engine.setProperty("voice", _resolve_voice(engine.getProperty("voices"), settings["voice"]))
+            engine.setProperty("voice", _resolve_voice(engine.getProperty("voices"), settings["voice"],
+                                                       settings["language"]))
         if settings["rate"] is not None:
             engine.setProperty("rate", settings["rate"])
     except UnknownVoice as error:
@@ -199,19 +203,18 @@ def _synthesis_main() -> None:
         except Exception as error:
             reply("error", f"{type(error).__name__}: {error}")
             continue
-        if finished.wait(SYNTHESIS_TIMEOUT):
-            reply("done")
-        else:
-            reply("error", "espeak-ng did not finish")
+        reply("done" if finished.wait(SYNTHESIS_TIMEOUT) else "unfinished")
 
 
 def _answer(worker: subprocess.Popen[str], silence: str) -> tuple[str, str]:
-    """The synthesis process's next reply, or ("unavailable", why) if none comes."""
+    """The synthesis process's next reply, or ("unavailable", why) if none comes; `silence`
+    says why when it is still running."""
     assert worker.stdout is not None
-    ready, _, _ = select.select([worker.stdout], [], [], SYNTHESIS_TIMEOUT)
+    ready, _unwritten, _failed = select.select([worker.stdout], [], [], SYNTHESIS_TIMEOUT)
     line = worker.stdout.readline() if ready else ""
     if not line:
-        return "unavailable", silence if worker.poll() is None else f"it ended with status {worker.poll()}"
+        status = worker.poll()
+        return "unavailable", silence if status is None else _("it ended with status {status}").format(status=status)
     answer = json.loads(line)
     return answer["kind"], answer["message"]
 
@@ -246,7 +249,7 @@ class Pyttsx3Speaker:
         self.record_to = record_to
         if record_to is not None:
             record_to.mkdir(parents=True, exist_ok=True)
-        self._worker = self._start_worker(rate, voice)
+        self._worker = self._start_worker(rate, voice, language)
         self._scratch = tempfile.TemporaryDirectory(prefix="storyhost-speech-")
         self._queue: queue.Queue[tuple[int, str, str] | None] = queue.Queue()
         self._state = threading.Condition()
@@ -259,26 +262,24 @@ class Pyttsx3Speaker:
         self._owner.start()
 
     @staticmethod
-    def _start_worker(rate: int | None, voice: str | None) -> subprocess.Popen[str]:
+    def _start_worker(rate: int | None, voice: str | None, language: str) -> subprocess.Popen[str]:
         # A fresh interpreter rather than multiprocessing: spawning re-runs an unguarded __main__.
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
         worker = subprocess.Popen(
             [sys.executable, "-c", "from host.audio.speaker import _synthesis_main; _synthesis_main()",
-             json.dumps({"rate": rate, "voice": voice})],
+             json.dumps({"rate": rate, "voice": voice, "language": language})],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
-        kind, message = _answer(worker, "it did not start")
+        kind, message = _answer(worker, _("it did not start"))
         if kind == "ready":
             return worker
         worker.kill()
         worker.wait()
         if kind == "no voice":
             raise UnknownVoice(str(voice), json.loads(message))
-        raise SpeakerUnavailable(
-            f"Text-to-speech does not work here (pyttsx3: {message}): "
-            "install the Debian package espeak-ng to hear storyhost."
-        )
+        raise SpeakerUnavailable(_("Text-to-speech does not work here (pyttsx3: {reason}): install the Debian package "
+                                   "espeak-ng to hear storyhost.").format(reason=message))
 
     @property
     def speaking(self) -> bool:
@@ -346,7 +347,7 @@ class Pyttsx3Speaker:
             except SpeakerError as error:
                 self._notice_once(str(error))
             except Exception as error:  # this thread must outlive any one sound: wait() counts on it
-                self._notice_once(f"Could not play a sound ({type(error).__name__}: {error}).")
+                self._notice_once(_("Could not play a sound ({error}).").format(error=f"{type(error).__name__}: {error}"))
             finally:
                 with self._state:
                     self._pending -= 1
@@ -364,11 +365,13 @@ class Pyttsx3Speaker:
             self._worker.stdin.flush()
         except OSError:
             pass  # it died: _answer says so
-        kind, message = _answer(self._worker, "it stopped answering")
+        kind, message = _answer(self._worker, _("it stopped answering"))
         if kind == "unavailable":
-            raise SpeakerError(f"Text-to-speech stopped working ({message}): storyhost goes on without speech.")
+            raise SpeakerError(_("Text-to-speech stopped working ({reason}): storyhost goes on without speech.").format(
+                reason=message))
         if kind != "done":
-            raise SpeakerError(f"Could not say '{text}': {message}.")
+            reason = _("espeak-ng did not finish") if kind == "unfinished" else message
+            raise SpeakerError(_("Could not say '{text}': {reason}.").format(text=text, reason=reason))
         samples, rate = soundfile.read(path, dtype="int16")
         if self.record_to is None:
             path.unlink()
@@ -379,7 +382,8 @@ class Pyttsx3Speaker:
         for attempt in range(2):
             if self._play(samples, rate, generation, muting) or generation != self._generation:
                 return
-            self.notice("The sound output stalled: " + ("saying it again." if attempt == 0 else "this line was not heard."))
+            self.notice(_("The sound output stalled: saying it again.") if attempt == 0 else
+                        _("The sound output stalled: this line was not heard."))
 
     def _play(self, samples: np.ndarray, rate: int, generation: int, muting: bool) -> bool:
         """Play; False if the output stalled (no end within 5 s of the sound's length). `muting` sounds
@@ -421,9 +425,8 @@ class Pyttsx3Speaker:
                         stream.abort()
                         return not stalled
         except (sd.PortAudioError, ValueError) as error:  # ValueError: no default output device
-            self._notice_once(
-                f"No sound output ({error}): storyhost is silent; 'storyhost devices' lists the speakers."
-            )
+            self._notice_once(_("No sound output ({error}): storyhost is silent; 'storyhost devices' lists the "
+                                "speakers.").format(error=error))
             return True
         finally:
             if muting and self.speaking:
@@ -461,11 +464,11 @@ def open_speaker(
     if kind == "print":
         return PrintSpeaker()
     if kind not in (None, "pyttsx3"):
-        raise SpeakerError(f"There is no speaker '{kind}': choose pyttsx3 or print.")
+        raise SpeakerError(_("There is no speaker '{kind}': choose pyttsx3 or print.").format(kind=kind))
     try:
         return Pyttsx3Speaker(rate=rate, voice=voice, device=device, notice=notice, language=language)
     except SpeakerUnavailable as error:
         if kind == "pyttsx3":
             raise
-        notice(f"{error} Printing what it says instead.")
+        notice(_("{error} Printing what it says instead.").format(error=error))
         return PrintSpeaker()

@@ -486,8 +486,24 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     speak_argparse()
-    with speaking(translations(_remembered()[0])):  # play and resume switch to the game's language
+    language = _language_on_line(argv) or _remembered()[0]
+    with speaking(translations(language)):  # play and resume switch to the game's language
         return _run_command(argv, handlers)
+
+
+def _language_on_line(argv: list[str]) -> str | None:
+    """The language a `--language CODE` (or `--language=CODE`) of the command line names, when
+    storyhost speaks it: this run's words (--help's too) are in it, whatever was remembered;
+    an unknown code is left for the command to refuse. The last one given counts, as argparse's."""
+    named = None
+    for before, argument in zip(["", *argv], argv):
+        if argument == "--":
+            break
+        if before == "--language":
+            named = argument
+        elif argument.startswith("--language="):
+            named = argument.removeprefix("--language=")
+    return named if named in languages() else None
 
 
 def _run_command(argv: list[str], handlers: Mapping[str, Callable[[argparse.Namespace], None]]) -> int:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from games.language import _, n_
 from models import ModelNotFound, find_model
 from nlp.ticks import HeardWord
 
@@ -95,10 +96,8 @@ class WrongSampleRate(RecognizerError):
     """The audio's sample rate is not the one the recognizer's model needs."""
 
     def __init__(self, name: str, expected: int, got: int):
-        super().__init__(
-            f"{name} needs {expected} Hz audio, not {got} Hz: "
-            f"open the microphone at {expected} Hz or resample the audio to it."
-        )
+        super().__init__(_("{recognizer} needs {expected} Hz audio, not {got} Hz: open the microphone at {expected} Hz "
+                           "or resample the audio to it.").format(recognizer=name, expected=expected, got=got))
         self.expected = expected
         self.got = got
 
@@ -107,11 +106,11 @@ class UnknownWords(RecognizerError):
     """A phrase list uses words the recognizer's dictionary lacks."""
 
     def __init__(self, name: str, words: Sequence[str]):
-        listed = ", ".join(f"'{word}'" for word in words)
-        super().__init__(
-            f"{name} does not know the word(s) {listed}: "
-            "choose phrases of other words, or listen without a phrase list."
-        )
+        listed = _(", ").join(f"'{word}'" for word in words)
+        super().__init__(n_("{recognizer} does not know the word {words}: choose phrases of other words, or listen "
+                            "without a phrase list.",
+                            "{recognizer} does not know the words {words}: choose phrases of other words, or listen "
+                            "without a phrase list.", len(words)).format(recognizer=name, words=listed))
         self.words = tuple(words)
 
 

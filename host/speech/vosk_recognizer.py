@@ -14,6 +14,7 @@ from pathlib import Path
 
 import vosk
 
+from games.language import _
 from host.audio.sources import native_stderr_silenced
 from host.speech.recognizer import (
     SAMPLE_RATE,
@@ -52,10 +53,8 @@ def _load(folder: Path) -> vosk.Model:
 
 
 def _broken(folder: Path, error: Exception) -> BrokenModel:
-    return BrokenModel(
-        f"Vosk could not load the model in {folder} ({error}): it is incomplete or not a "
-        "Vosk model; unpack it again, or use --asr pocketsphinx."
-    )
+    return BrokenModel(_("Vosk could not load the model in {folder} ({error}): it is incomplete or not a Vosk model; "
+                         "unpack it again, or use --asr pocketsphinx.").format(folder=folder, error=error))
 
 
 class VoskRecognizer:
@@ -66,15 +65,11 @@ class VoskRecognizer:
     def __init__(self, model: Path, sample_rate: int = SAMPLE_RATE):
         folder = Path(model).expanduser().resolve()
         if not folder.is_dir():
-            raise MissingModel(
-                f"There is no Vosk model folder {folder}: unpack a model there, point --model "
-                "or VOSK_MODEL_PATH at one, or use --asr pocketsphinx."
-            )
+            raise MissingModel(_("There is no Vosk model folder {folder}: unpack a model there, point --model or "
+                                 "VOSK_MODEL_PATH at one, or use --asr pocketsphinx.").format(folder=folder))
         if not ((folder / "am" / "final.mdl").is_file() or (folder / "final.mdl").is_file()):
-            raise MissingModel(
-                f"The folder {folder} holds no Vosk model (am/final.mdl is missing): point --model "
-                "or VOSK_MODEL_PATH at the folder that has am/, conf/ and graph/ in it."
-            )
+            raise MissingModel(_("The folder {folder} holds no Vosk model (am/final.mdl is missing): point --model or "
+                                 "VOSK_MODEL_PATH at the folder that has am/, conf/ and graph/ in it.").format(folder=folder))
         self.sample_rate = model_rate(folder)
         check_rate(NAME, self.sample_rate, sample_rate)
         self._folder = folder

@@ -25,6 +25,7 @@ from faster_whisper import WhisperModel
 from faster_whisper.audio import pad_or_trim
 from faster_whisper.tokenizer import Tokenizer
 
+from games.language import _
 from host.speech.recognizer import SAMPLE_RATE, BrokenModel, MissingModel, RecognizerError
 from nlp.ticks import HeardWord
 
@@ -115,18 +116,17 @@ def load_into(future: Future[ShortWindowWhisper], model: Path, threads: int, lan
 def load(model: Path, threads: int, language: str = "en") -> ShortWindowWhisper:
     folder = Path(model).expanduser()
     if not (folder / "model.bin").is_file():
-        raise MissingModel(
-            f"There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model "
-            "folder (model.bin, config.json, tokenizer.json)."
-        )
+        raise MissingModel(_("There is no Whisper model in {folder}: point it at a CTranslate2 Whisper model folder "
+                             "(model.bin, config.json, tokenizer.json).").format(folder=folder))
     try:
         loaded = ShortWindowWhisper(str(folder), device="cpu", compute_type="int8", cpu_threads=threads,
                                     language=language)
     except Exception as error:  # CTranslate2 raises RuntimeError, tokenizers their own
-        raise BrokenModel(f"{NAME} could not load the model in {folder} ({error}): install it again.") from error
+        raise BrokenModel(_("{recognizer} could not load the model in {folder} ({error}): install it again.").format(
+            recognizer=NAME, folder=folder, error=error)) from error
     if language != "en" and not loaded.model.is_multilingual:
-        raise RecognizerError(f"The Whisper model in {folder} hears English only, not {language!r}: "
-                              "choose a multilingual one (--model base).")
+        raise RecognizerError(_("The Whisper model in {folder} hears English only, not {language!r}: choose a "
+                                "multilingual one (--model base).").format(folder=folder, language=language))
     return loaded
 
 

@@ -42,6 +42,13 @@ def test_without_any_microphone_opening_one_says_what_to_do(without_devices):
     assert "storyhost devices" in done.stderr
 
 
+def test_without_any_microphone_opening_one_says_what_to_do_in_the_active_language(without_devices):
+    done = without_devices("from games.language import use; from host.storage.catalogs import translations;"
+                           " use(translations('ca')); from host.audio.sources import MicrophoneSource; MicrophoneSource()")
+    assert "AudioDeviceError: No hi ha cap micròfon per obrir (" in done.stderr
+    assert "executa 'storyhost devices' per veure'ls." in done.stderr
+
+
 def test_the_listing_and_a_device_not_found_are_in_the_active_language(pulse, capsys):
     with speaking(translations("es")):
         assert main([]) == 0

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 import soundfile
 
+from games.language import speaking
 from host.audio.sources import AudioFileError, FileSource
+from host.storage.catalogs import translations
 from tests.audio.pulse import read_pcm
 from tests.audio.signals import best_alignment
 
@@ -61,3 +63,14 @@ def test_a_missing_or_unreadable_file_is_one_clear_error(tmp_path):
     text.write_text("not sound")
     with pytest.raises(AudioFileError, match="notes.wav.*WAV or FLAC"):
         FileSource(text)
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("es", "No se puede leer {file} como sonido (no existe ese archivo): da un archivo WAV o FLAC."),
+    ("de", "{file} lässt sich nicht als Ton lesen (diese Datei gibt es nicht): Gib eine WAV- oder FLAC-Datei an."),
+])
+def test_a_missing_file_is_refused_in_the_active_language(tmp_path, language, refusal):
+    missing = tmp_path / "missing.wav"
+    with speaking(translations(language)), pytest.raises(AudioFileError) as refused:
+        FileSource(missing)
+    assert str(refused.value) == refusal.format(file=missing)

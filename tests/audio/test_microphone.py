@@ -6,8 +6,10 @@ import time
 
 import pytest
 
+from games.language import speaking
 from host.audio.sources import MicrophoneLost, MicrophoneSource
 from host.audio.devices import DeviceNotFound
+from host.storage.catalogs import translations
 from tests.audio.pulse import PORTAUDIO_DEVICE, read_pcm
 from tests.audio.signals import best_alignment, samples
 
@@ -80,6 +82,23 @@ def test_a_reader_too_slow_for_the_microphone_is_told_about_lost_sound(pulse, fe
         mic.close()
     assert mic.overflows > 0
     assert len(notices) == 1 and "lost sound" in notices[0]
+
+
+def test_a_lost_microphone_is_told_in_the_games_language(pulse, feeder):
+    """The device's name keeps its own case at the start of the sentence."""
+    mic = MicrophoneSource(PORTAUDIO_DEVICE, lost_after=0.5)
+    try:
+        read_until(mic, 0.5)
+        pulse.unload_mic()
+        with speaking(translations("es")):
+            with pytest.raises(MicrophoneLost) as stopped:
+                read_until(mic, 60)
+            with pytest.raises(MicrophoneLost) as gone:
+                next(mic)
+    finally:
+        mic.close()
+    assert str(stopped.value) == f"El micrófono '{PORTAUDIO_DEVICE}' ha dejado de enviar sonido: ¿sigue conectado?"
+    assert str(gone.value) == f"El micrófono '{PORTAUDIO_DEVICE}' no está conectado: esperando a que vuelva."
 
 
 def test_an_unknown_microphone_is_refused_with_what_to_do(pulse):

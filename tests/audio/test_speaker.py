@@ -6,9 +6,11 @@ import time
 import pytest
 import soundfile
 
+from games.language import speaking
 from host.audio.speaker import (
-    EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, open_speaker, tone,
+    EARCONS, PrintSpeaker, Pyttsx3Speaker, SpeakerError, SpeakerUnavailable, UnknownVoice, open_speaker, tone,
 )
+from host.storage.catalogs import translations
 from tests.audio.pulse import PORTAUDIO_DEVICE, SINK
 from tests.audio.signals import audible_seconds
 
@@ -97,6 +99,21 @@ def test_settings_that_cannot_work_are_refused_with_what_to_do():
         open_speaker("festival")
 
 
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("es", "No hay ninguna voz 'elvish': prueba una de es, es-419 ('espeak-ng --voices' las lista todas)."),
+    ("de", "Es gibt keine Stimme 'elvish': Versuch eine von de ('espeak-ng --voices' listet alle auf)."),
+])
+def test_an_unknown_voice_is_refused_with_the_voices_of_the_games_language(language, refusal):
+    with speaking(translations(language)), pytest.raises(SpeakerError) as refused:
+        Pyttsx3Speaker(voice="elvish", play=False, language=language)
+    assert str(refused.value) == refusal
+
+
+def test_an_unknown_voice_in_a_language_without_voices_points_to_the_list():
+    with speaking(translations("es")):
+        assert str(UnknownVoice("elvish", [])) == "No hay ninguna voz 'elvish' ('espeak-ng --voices' lista las que hay)."
+
+
 @pytest.fixture
 def no_tts(tmp_path, monkeypatch):
     """A machine without espeak-ng, which cannot exist here: the speech process finds a pyttsx3
@@ -119,6 +136,15 @@ def test_without_tts_storyhost_prints_and_says_why_once(no_tts, capsys):
         open_speaker("pyttsx3")
 
 
+def test_without_tts_the_notice_is_in_the_games_language(no_tts):
+    notices: list[str] = []
+    with speaking(translations("es")):
+        assert isinstance(open_speaker(None, notice=notices.append, language="es"), PrintSpeaker)
+    assert notices == ["La síntesis de voz no funciona aquí (pyttsx3: OSError: libespeak-ng.so.1: cannot open shared "
+                       "object file: No such file or directory): instala el paquete de Debian espeak-ng para oír a "
+                       "storyhost. En su lugar se escribe lo que dice."]
+
+
 def test_without_an_output_device_speech_is_silent_and_said_so_once(without_devices):
     done = without_devices(
         "from host.audio.speaker import Pyttsx3Speaker\n"
@@ -129,6 +155,22 @@ def test_without_an_output_device_speech_is_silent_and_said_so_once(without_devi
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("No sound output") == 1 and "storyhost devices" in done.stderr
+
+
+def test_without_an_output_device_the_notice_is_in_the_games_language(without_devices):
+    done = without_devices(
+        "from games.language import use\n"
+        "from host.audio.speaker import Pyttsx3Speaker\n"
+        "from host.storage.catalogs import translations\n"
+        "use(translations('ca'))\n"
+        "speaker = Pyttsx3Speaker(language='ca')\n"
+        "speaker.say('Un.'); speaker.say('Dos.')\n"
+        "assert speaker.wait(30)\n"
+        "speaker.close()\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("No hi ha sortida de so (") == 1, done.stderr
+    assert "storyhost està en silenci; 'storyhost devices' llista els altaveus." in done.stderr
 
 
 def test_the_print_speaker_prints_each_line(capsys):

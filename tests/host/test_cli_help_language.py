@@ -1,7 +1,7 @@
-"""The command line's own words in the remembered language: --help (argparse's headings, every
-command's and option's help, the games' options, the recognizers'), `storyhost models list`, a deck
-file's broken JSON and the refusals of --speech's settings, through the real `storyhost` process;
-English before any game chose a language."""
+"""The command line's own words in the remembered language, or in a --language given on the same
+line: --help (argparse's headings, every command's and option's help, the games' options, the
+recognizers'), `storyhost models list`, a deck file's broken JSON and the refusals of --speech's
+settings, through the real `storyhost` process; English before any game chose a language."""
 from __future__ import annotations
 
 import json
@@ -134,7 +134,8 @@ def test_a_language_storyhost_lacks_is_refused_in_the_remembered_language(tmp_pa
 
 @pytest.mark.parametrize(("options", "refusal"), [
     (["--rate", "2000"], "Una velocidad de la voz de 2000 palabras por minuto no se entiende: elige una de 80 a 450."),
-    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de en"),  # then espeak-ng's English voices
+    (["--voice", "elvish"], "No hay ninguna voz 'elvish': prueba una de es, es-419 ('espeak-ng --voices' las lista "
+                            "todas).\n"),  # espeak-ng's Spanish voices
     (["--asr", "vosk"], "Vosk aquí solo oye inglés, no 'es': usa --asr whisper."),
 ])
 def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_path: Path, options: list[str],
@@ -144,3 +145,24 @@ def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_
                          "--speech", *options)
     assert done.returncode == 2
     assert done.stderr.startswith(refusal) and done.stderr.count("\n") == 1, done.stderr
+
+
+@pytest.mark.parametrize(("remembered", "args", "expected"), [
+    (None, ["play", "stories", "--language", "es", "--help"], "--timer N Stories!: segundos por historia"),
+    ("de", ["play", "stories", "--language=ca", "--help"], "--timer N Stories!: segons per història"),
+    ("es", ["rules", "dixit", "--language", "de", "--help"], "die Sprache der Regeln"),
+    ("de", ["transcribe", "--language", "es", "--help"], "escribir también las hipótesis parciales"),
+])
+def test_a_language_on_the_command_line_wins_for_that_run_without_being_remembered(
+        tmp_path: Path, remembered: str | None, args: list[str], expected: str) -> None:
+    if remembered is not None:
+        remember(tmp_path, remembered)
+    before = sorted(tmp_path.rglob("*"))
+    assert expected in said(tmp_path, *args)
+    assert sorted(tmp_path.rglob("*")) == before  # --help saves no preference
+
+
+def test_a_language_storyhost_lacks_on_the_command_line_leaves_help_in_the_remembered_one(tmp_path: Path) -> None:
+    remember(tmp_path, "es")
+    assert "--timer N Stories!: segundos por historia" in said(tmp_path, "play", "stories", "--language", "fr",
+                                                              "--help")

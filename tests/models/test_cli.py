@@ -1,6 +1,7 @@
 """`storyhost models` as a user runs it: a real process, real HTTP on 127.0.0.1, real files."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.models.conftest import (
     run_models,
     write_manifest,
 )
+from tests.host.cli_helpers import run_storyhost
 
 
 def one_line_error(result: subprocess.CompletedProcess[str], status: int = 2) -> str:
@@ -160,3 +162,45 @@ def test_a_broken_manifest_file_is_one_line(home: Home, monkeypatch) -> None:
     home.manifest_path.write_text("{not json", encoding="utf-8")
     monkeypatch.setenv("STORYHOST_MODEL_MANIFEST", str(home.manifest_path))
     assert "is not valid JSON" in one_line_error(run_models("list"))
+
+
+def remember(home: Home, language: str) -> Path:
+    """The preferences a game in `language` leaves behind, for `storyhost models` run through
+    `storyhost` (tests/host/cli_helpers.py keeps them under the data folder); that data folder."""
+    (home.data / "config").mkdir(parents=True, exist_ok=True)
+    (home.data / "config" / "preferences.json").write_text(json.dumps({"language": language}), encoding="utf-8")
+    return home.data
+
+
+def test_download_and_verify_speak_the_remembered_language(home: Home, served_model: bytes) -> None:
+    data = remember(home, "es")
+    fetched = run_storyhost(data, "models", "download", NAME)
+    assert fetched.stdout == f"Instalado {NAME} en {home.models / NAME} (sha256 comprobado).\n", fetched.stderr
+    (home.models / NAME / "am" / "final.mdl").write_bytes(b"")
+    verified = run_storyhost(data, "models", "verify", NAME)
+    assert verified.returncode == 1
+    assert verified.stdout == (f"{NAME}: FALLA, su archivo am/final.mdl tiene 0 bytes, no 200000; borra "
+                               f"{home.models / NAME} y vuelve a instalarlo (`storyhost models download {NAME}`) "
+                               f"({home.models / NAME}).\n")
+
+
+@pytest.mark.parametrize(("language", "args", "expected"), [
+    ("es", ["download", "vosk-model-nope"], "No hay ningún modelo llamado 'vosk-model-nope' en el manifiesto; elige "
+                                            "uno de "),
+    ("es", ["path", "de"], "No hay instalado ningún modelo de voz para el idioma 'de' (se ha buscado en "),
+    ("es", ["path", "de"], "; $VOSK_MODEL_PATH no está definida): consíguelo con `storyhost models download "
+                           "vosk-model-small-de-0.15`; sin conexión, en una máquina con internet, descarga "),
+    ("de", ["install", "absent.zip"], "Die Datei absent.zip gibt es nicht; gib den Pfad der .zip-Datei des Modells "
+                                      "an.\n"),
+])
+def test_user_errors_are_one_line_in_the_remembered_language(home: Home, language: str, args: list[str],
+                                                             expected: str) -> None:
+    assert expected in one_line_error(run_storyhost(remember(home, language), "models", *args))
+
+
+def test_a_broken_manifest_is_told_in_the_remembered_language(home: Home, monkeypatch) -> None:
+    home.manifest_path.write_text('{"models": [{"name": "x"}]}', encoding="utf-8")
+    monkeypatch.setenv("STORYHOST_MODEL_MANIFEST", str(home.manifest_path))
+    assert one_line_error(run_storyhost(remember(home, "es"), "models", "list")) == (
+        f"La entrada 1 de {home.manifest_path} necesita al menos name, kind, language y description; corrígela o "
+        "quítala.\n")

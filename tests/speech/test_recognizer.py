@@ -8,6 +8,7 @@ import subprocess
 import pytest
 import soundfile
 
+from games.language import speaking
 from host.cli.transcribe import main
 from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import (
@@ -19,6 +20,7 @@ from host.speech.recognizer import (
 from host.speech.registry import UnknownRecognizer, open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
+from host.storage.catalogs import translations
 from models import locate_whisper
 from models.integrity import sha256_of
 
@@ -80,6 +82,12 @@ def test_a_damaged_whisper_model_is_refused_before_loading(no_vosk_model, tmp_pa
     assert str(raised.value) == (
         f"The speech model faster-whisper-tiny.en in {installed} is damaged: its file config.json has changed (its sha256"
         f" differs); delete {installed} and install it again (`storyhost models download faster-whisper-tiny.en`)."
+    )
+    with speaking(translations("es")), pytest.raises(BrokenModel) as refused:
+        open_recognizer(language="es")
+    assert str(refused.value) == (
+        f"El modelo de voz faster-whisper-tiny.en de {installed} está dañado: su archivo config.json ha cambiado (su "
+        f"sha256 es otro); borra {installed} y vuelve a instalarlo (`storyhost models download faster-whisper-tiny.en`)."
     )
 
 

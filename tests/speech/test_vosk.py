@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from games.language import speaking
+from host.storage.catalogs import translations
 from host.speech.recognizer import (
     BrokenModel,
     MissingModel,
@@ -136,6 +138,20 @@ def test_broken_model_folder(tmp_path, korean_vosk_model):
 def test_wrong_sample_rate_says_the_rate_it_needs(korean_vosk_model):
     with pytest.raises(WrongSampleRate, match="needs 16000 Hz audio, not 44100 Hz"):
         VoskRecognizer(korean_vosk_model, 44100)
+
+
+def test_the_refusals_are_in_the_active_language(recognizer, korean_vosk_model, tmp_path):
+    with speaking(translations("es")), pytest.raises(UnknownWords) as unknown:
+        recognizer.set_phrases(["오늘", "storyhost", "anfitrión"])
+    assert str(unknown.value) == ("Vosk no conoce las palabras 'anfitrión', 'storyhost': elige frases con otras palabras, "
+                                  "o escucha sin lista de frases.")
+    with speaking(translations("de")), pytest.raises(MissingModel) as missing:
+        VoskRecognizer(tmp_path / "nowhere")
+    assert str(missing.value).startswith(f"Den Vosk-Modellordner {tmp_path / 'nowhere'} gibt es nicht: Entpack dort")
+    with speaking(translations("ca")), pytest.raises(WrongSampleRate) as rate:
+        VoskRecognizer(korean_vosk_model, 44100)
+    assert str(rate.value) == ("Vosk necessita àudio a 16000 Hz, no a 44100 Hz: obre el micròfon a 16000 Hz o remostreja "
+                               "l'àudio a aquesta freqüència.")
 
 
 def test_with_an_english_vosk_model_found_vosk_hears_the_phrase_lists(korean_vosk_model, monkeypatch):

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
+from games.language import speaking
 from host.speech.recognizer import RecognizerError
+from host.storage.catalogs import translations
 from host.speech.registry import open_recognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
 from models import locate_whisper
@@ -34,6 +36,18 @@ def test_an_english_only_model_refuses_another_language() -> None:
     english = locate_whisper(language="en")
     with pytest.raises(RecognizerError, match="hears English only, not 'es'"):
         WhisperRecognizer(english.path, language="es")
+
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("es", "El modelo de Whisper de {folder} solo oye inglés, no 'es': elige uno multilingüe (--model base)."),
+    ("ca", "El model de Whisper de {folder} només sent anglès, no 'ca': tria'n un de multilingüe (--model base)."),
+])
+def test_an_english_only_model_refuses_another_language_in_that_language(language: str, refusal: str) -> None:
+    english = locate_whisper(language="en")
+    with speaking(translations(language)), pytest.raises(RecognizerError) as refused:
+        WhisperRecognizer(english.path, language=language)
+    assert str(refused.value) == refusal.format(folder=english.path)
 
 
 @pytest.mark.parametrize("kind", ["pocketsphinx", "vosk"])
