@@ -16,7 +16,8 @@ by a rhyming letter alone (B, C, D, E, G, P, T, V, Z: "b three" and "d three" so
 recognizer and any listener); otherwise the host asks first, or, when the loose pass fits the
 phrase too little, it was no command. Said with the spelling alphabet ("bravo three") a letter
 rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
-recognizer's grammar is measured to choose worse than its free words (`Deciding`).
+recognizer's grammar is measured to choose worse than its free words (`Deciding`); there, when
+the loose pass fits its choice too little, the host asks about the grammar's phrase.
 """
 from __future__ import annotations
 
@@ -220,6 +221,7 @@ def understand(
         return None
     # the loose pass chooses the phrase, or only checks the grammar's (which it must when the
     # grammar heard nothing: then the nearest phrase to the loose pass stands for the grammar's)
+    grammar_heard = bool(said)
     chosen = deciding.loose_chooses or not said
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         said = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)[0]
@@ -230,6 +232,10 @@ def understand(
     top = max(allowed, key=agreement.__getitem__)
     grammars = max((phrase for phrase in allowed if meaning[phrase] == meaning[said]), key=agreement.__getitem__)
     best = grammars if not chosen or agreement[grammars] >= agreement[top] - MARGIN else top
+    if chosen and grammar_heard and agreement[best] < ASK_BELOW:
+        # the loose pass chose but fits its phrase too little ("¡Porte almo!" for "voltea a uno"):
+        # the grammar's phrase, which the grammar found likely, is asked about
+        return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase")
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
     rhyming = next((phrase for phrase in rivals if rhyme(best, phrase)), None)

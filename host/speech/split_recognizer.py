@@ -37,11 +37,6 @@ from nlp.ticks import HeardWord
 LEAD_IN = 0.5
 #: seconds: a command is short; a longer utterance is decoded from its last seconds
 MAX_UTTERANCE = 10.0
-#: below this likelihood (the mean probability of its tokens) even the likeliest phrase was not
-#: said: the grammar heard nothing, and Whisper's free words choose. On bench_commands.py's
-#: voices, story sentences and Allison's prompts weighed at most 0.0097, commands heard right at
-#: least 0.024 but one ("undo" written "And you.", 0.0054)
-UNLIKELY = 0.015
 
 
 class WholeDecoder(Recognizer, Protocol):
@@ -53,7 +48,7 @@ class WholeDecoder(Recognizer, Protocol):
 
     def weigh(self, pcm: bytes, phrases: Sequence[str], heard: str, also: str | None = None) -> tuple[str, float]:
         """Of `phrases`, the likeliest said in `pcm` (among those `heard` sounds most like, and
-        `also`), and how likely."""
+        `also`), or "" when even it is too unlikely to have been said; and how likely."""
         ...
 
 
@@ -119,7 +114,7 @@ class SplitRecognizer:
     def _decoded(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         """The grammar's final hypotheses with Whisper's whole decode of their audio as the loose
         pass, and the phrase Whisper weighs likeliest as their words (spanning the grammar's
-        words, the phrase's likelihood their confidence), or none when it is UNLIKELY. An
+        words, the phrase's likelihood their confidence), or none when it is too unlikely. An
         utterance Whisper hears as nothing keeps the grammar's words: no free words, no command."""
         if self._active is not self.grammar:
             return hypotheses
@@ -133,8 +128,7 @@ class SplitRecognizer:
                     best, likelihood = self.free.weigh(pcm, self._phrases, loose, spoken(hypothesis.text))
                     start = hypothesis.words[0].start if hypothesis.words else None
                     end = hypothesis.words[-1].end if hypothesis.words else None
-                    said = best.split() if likelihood >= UNLIKELY else []
-                    words = tuple(HeardWord(word, start, end, likelihood) for word in said)
+                    words = tuple(HeardWord(word, start, end, likelihood) for word in best.split())
                     hypothesis = replace(hypothesis, words=words)
             out.append(hypothesis)
         return out

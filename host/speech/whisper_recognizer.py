@@ -86,6 +86,12 @@ HISTORY = 30.0  # seconds of recent audio kept for confirmations: Whisper's wind
 MERGE_WHEN_BUSY = 1
 STREAM_PROMPT = 1  # the stream's decodes primed with the card (0: only confirmations are)
 WEIGHED = 12  # phrases Whisper weighs under a phrase list: those the free transcription sounds most like
+#: below this likelihood (the mean probability of its tokens) even the likeliest phrase was not
+#: said: the grammar heard nothing. Weighed were story sentences and Allison's prompts in English
+#: (tests/benchmarks/bench_commands.py) at most 0.0097, espeak-ng's Spanish story openings 0.005
+#: and Colombian telephone prompts 0.019; English commands heard right at least 0.024 but one
+#: ("undo" written "And you.", 0.0054), Spanish ones 0.007 (bench_commands_es.py)
+UNLIKELY = 0.02
 MAX_COMMAND = 10.0  # seconds: under a phrase list a longer utterance is decoded from its last seconds
 
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "prof", "mt", "no"})
@@ -304,7 +310,7 @@ class WhisperRecognizer:
     def _end_command(self, end: int) -> list[Hypothesis]:
         """A command's utterance, decoded whole (its loose pass) and as a grammar would hear it:
         the phrase Whisper finds likeliest when held to each (`phrase_likelihoods`), its words
-        spanning the utterance with that likelihood as their confidence. An utterance Whisper
+        spanning the utterance with that likelihood as their confidence (none when UNLIKELY). An utterance Whisper
         hears as nothing (a cough) is no command, whatever phrase would fit it best."""
         audio = self._audio[: end - self._audio_start]
         words = transcribe(self._model, audio, self._audio_start / self.sample_rate, WHOLE_BEAM, None, MIN_WINDOW) \
@@ -322,10 +328,10 @@ class WhisperRecognizer:
         return [Hypothesis(grammar, final=True, loose=loose)]
 
     def weigh(self, pcm: bytes, phrases: Sequence[str], heard: str, also: str | None = None) -> tuple[str, float]:
-        """Of `phrases`, the one Whisper's decoder finds likeliest in one short utterance, and its
-        likelihood (0..1): Whisper as a closed grammar (`phrase_likelihoods`). Weighed are the
-        phrases that `heard` (its free transcription) sounds most like, and `also` (another
-        recognizer's answer)."""
+        """Of `phrases`, the one Whisper's decoder finds likeliest in one short utterance ("" when
+        it is UNLIKELY), and its likelihood (0..1): Whisper as a closed grammar
+        (`phrase_likelihoods`). Weighed are the phrases that `heard` (its free transcription)
+        sounds most like, and `also` (another recognizer's answer)."""
         check_pcm(pcm)
         return self._weigh(np.frombuffer(pcm, "<i2").astype(np.float32) / 32768, phrases, heard, also)
 
@@ -340,7 +346,7 @@ class WhisperRecognizer:
         for (phrase, _form), score in zip(forms, phrase_likelihoods(self._model, audio, [form for _p, form in forms])):
             likelihood[phrase] = max(score, likelihood.get(phrase, -math.inf))
         best = max(likelihood, key=likelihood.__getitem__)
-        return best, math.exp(likelihood[best])
+        return (best if math.exp(likelihood[best]) >= UNLIKELY else ""), math.exp(likelihood[best])
 
     def _end_utterance(self, end: int) -> list[Hypothesis]:
         """The last decode's words are all taken; the final hypotheses close the utterance."""

@@ -37,7 +37,6 @@ from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.catalogs import translations  # noqa: E402
 from host.voice.phrases import Names, said_command  # noqa: E402
 from nlp.commands import BY_FREE_WORDS, BY_WHISPERS_GRAMMAR, fold, no_words, spelled, yes_words  # noqa: E402
-from nlp.ticks import HeardWord  # noqa: E402
 from tests.benchmarks.bench_commands import (  # noqa: E402
     HOST_STORYTELLER, OUTCOMES, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
 )
@@ -116,8 +115,9 @@ DECISIONS = {
 
 
 def as_before(heard: Sequence[Hypothesis]) -> list[Hypothesis]:
-    """The hypotheses as Whisper gave them before it weighed the phrases: its free words alone."""
-    return [replace(h, words=tuple(HeardWord(word, 0.0, 0.0, 1.0) for word in (h.loose or "").split())) for h in heard]
+    """The hypotheses as Whisper gave them before it weighed the phrases: its free words alone
+    (no grammar's answer: the phrase nearest to them stands for it)."""
+    return [replace(h, words=()) for h in heard]
 
 
 def main() -> int:
