@@ -252,5 +252,6 @@ def phrase_likelihoods(model: ShortWindowWhisper, audio: np.ndarray, phrases: Se
 def _log_total(steps: np.ndarray) -> np.ndarray:
     """log(sum(exp(row))) of each row of logits, shifted by its largest so that nothing overflows:
     the log of the softmax's denominator (numpy's logaddexp.reduce takes 10 times as long)."""
-    top = steps.max(axis=1)
-    return top + np.log(np.exp(steps - top[:, None]).sum(axis=1))
+    top: np.ndarray = steps.max(axis=1)
+    total: np.ndarray = top + np.log(np.exp(steps - top[:, None]).sum(axis=1))
+    return total
