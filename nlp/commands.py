@@ -221,7 +221,7 @@ def understand(
         return None
     # the loose pass chooses the phrase, or only checks the grammar's (which it must when the
     # grammar heard nothing: then the nearest phrase to the loose pass stands for the grammar's)
-    grammar_heard = bool(said)
+    grammar_answered = said in allowed  # a grammar answers with a phrase: free words as words are none
     chosen = deciding.loose_chooses or not said
     if said not in allowed:  # a grammar answer cut short, or none: take the nearest phrase
         said = process.extractOne(said or heard, list(allowed), scorer=fuzz.ratio)[0]
@@ -232,7 +232,7 @@ def understand(
     top = max(allowed, key=agreement.__getitem__)
     grammars = max((phrase for phrase in allowed if meaning[phrase] == meaning[said]), key=agreement.__getitem__)
     best = grammars if not chosen or agreement[grammars] >= agreement[top] - MARGIN else top
-    if chosen and grammar_heard and agreement[best] < ASK_BELOW:
+    if chosen and grammar_answered and agreement[best] < ASK_BELOW:
         # the loose pass chose but fits its phrase too little ("¡Porte almo!" for "voltea a uno"):
         # the grammar's phrase, which the grammar found likely, is asked about
         return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase")

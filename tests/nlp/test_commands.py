@@ -150,6 +150,8 @@ def test_where_the_free_words_choose_but_fit_no_phrase_the_grammars_phrase_is_as
     assert understood is not None and understood.phrase == "voltea a uno" and understood.verdict == "ask"
     understood = understand("", "¡Porte almo!", grid, BY_FREE_WORDS, "es")
     assert understood is not None and understood.verdict == "drop"
+    understood = understand("Porte almo", "¡Porte almo!", grid, BY_FREE_WORDS, "es")  # free words as words: no grammar
+    assert understood is not None and understood.verdict == "drop"
     understood = understand("voltea b uno", "Voltea A1.", grid, BY_FREE_WORDS, "es")  # the free words fit: they choose
     assert understood is not None and understood.phrase == "voltea a uno"
 
