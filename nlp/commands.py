@@ -168,6 +168,8 @@ class Understood:
     doubt: str | None = None
     #: below this confidence it was no command: ASK_BELOW, or the recognizer's floor when the grammar chose
     ask_below: float = ASK_BELOW
+    #: whether the loose pass fits the phrase at all; when not, only the grammar vouches for it
+    loose_fits: bool = True
 
     @property
     def sure(self) -> bool:
@@ -235,7 +237,7 @@ def understand(
     if chosen and grammar_answered and agreement[best] < ASK_BELOW:
         # the loose pass chose but fits its phrase too little ("¡Porte almo!" for "voltea a uno"):
         # the grammar's phrase, which the grammar found likely, is asked about
-        return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase")
+        return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase", loose_fits=False)
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
     rhyming = next((phrase for phrase in rivals if rhyme(best, phrase)), None)

@@ -109,7 +109,7 @@ def _whisper(model: Path | None, sample_rate: int, confirming: Path | None, live
 def _whispers(language: str) -> Deciding:
     """In English Whisper's grammar chooses (host/speech/split_recognizer.py says why). In another
     language its free words choose, and the host asks about the grammar's phrase where they fit
-    their choice too little: on tests/benchmarks/bench_commands_es.py that got 73 of 87 Spanish
+    their choice too little: on tests/benchmarks/bench_commands_languages.py that got 73 of 87 Spanish
     commands right, Whisper base's grammar choosing 71, its free words alone 65."""
     return BY_WHISPERS_GRAMMAR if language == "en" else BY_FREE_WORDS
 

@@ -90,7 +90,7 @@ WEIGHED = 12  # phrases Whisper weighs under a phrase list: those the free trans
 #: said: the grammar heard nothing. Weighed were story sentences and Allison's prompts in English
 #: (tests/benchmarks/bench_commands.py) at most 0.0097, espeak-ng's Spanish story openings 0.005
 #: and Colombian telephone prompts 0.019; English commands heard right at least 0.024 but one
-#: ("undo" written "And you.", 0.0054), Spanish ones 0.007 (bench_commands_es.py)
+#: ("undo" written "And you.", 0.0054), Spanish ones 0.007 (bench_commands_languages.py)
 UNLIKELY = 0.02
 MAX_COMMAND = 10.0  # seconds: under a phrase list a longer utterance is decoded from its last seconds
 

@@ -205,9 +205,10 @@ class VoiceControl:
             self.question = None
             return self.hear(state, heard, prefixed)
         # an answer is taken when both passes heard it, or when the grammar's and a loose pass
-        # that fits it less well do not contradict each other
+        # that fits it less well (but fits it) do not contradict each other
         if (understood is None or understood.phrase not in answers
-                or not understood.sure and not (understood.doubtful and answers.get(spoken(heard.text)) == answers[understood.phrase])):
+                or not understood.sure and not (understood.doubtful and understood.loose_fits
+                                                and answers.get(spoken(heard.text)) == answers[understood.phrase])):
             self._unclear += 1
             if self._unclear >= 3:
                 self.question = None

@@ -3,7 +3,7 @@ cards, as tests/host/test_dixit_spanish.py types it, played by voice. A scripted
 host only through the loudspeaker's monitor (Whisper's multilingual base forced to Spanish, on
 what the host says in its Spanish voice) and acts only by speaking Spanish into the virtual
 microphone (espeak-ng's Spanish voice), each move as a Spanish player says it to the host: as it is
-typed in Spanish, numbers in words ("vota Leo cuatro"; see tests/benchmarks/bench_commands_es.py),
+typed in Spanish, numbers in words ("vota Leo cuatro"; see tests/benchmarks/bench_commands_languages.py),
 and "sí, por favor" to the host's questions ("¿Has dicho: ...? Di sí o no."). What the host says decides
 when the player speaks and whether it answers a question; the host's printed lines are read only
 to check that each move was made, the rulebook's scores, and to explain a failure.

@@ -192,7 +192,7 @@ class Case:
     answering: bool = False  # said while QUESTION waits for yes or no
     #: the human voice's recording of `words`, when it is one
     recording: Callable[[Path], bytes] | None = None
-    #: the table's language (tests/benchmarks/bench_commands_es.py); `words` are then said as `text`
+    #: the table's language (tests/benchmarks/bench_commands_languages.py); `words` are then said as `text`
     language: str = "en"
     names: Names = NAMES
 

@@ -143,11 +143,12 @@ def test_when_the_grammar_heard_nothing_the_loose_pass_needs_to_fit_a_phrase_wel
 
 def test_where_the_free_words_choose_but_fit_no_phrase_the_grammars_phrase_is_asked_about() -> None:
     """espeak-ng's Spanish "voltea a uno", which Whisper base wrote "¡Porte almo!" and, held to
-    the phrases, found likeliest as "voltea a uno" (bench_commands_es.py). Without the grammar's
+    the phrases, found likeliest as "voltea a uno" (bench_commands_languages.py). Without the grammar's
     answer (too unlikely to have been said) the free words alone fit nothing: no command."""
     grid = {f"voltea {letter} {number}": f"flip {letter} {number}" for letter in "abcd" for number in ("uno", "dos")}
     understood = understand("voltea a uno", "¡Porte almo!", grid, BY_FREE_WORDS, "es")
     assert understood is not None and understood.phrase == "voltea a uno" and understood.verdict == "ask"
+    assert not understood.loose_fits  # only the grammar vouches for it: no answer to a question
     understood = understand("", "¡Porte almo!", grid, BY_FREE_WORDS, "es")
     assert understood is not None and understood.verdict == "drop"
     understood = understand("Porte almo", "¡Porte almo!", grid, BY_FREE_WORDS, "es")  # free words as words: no grammar

@@ -90,7 +90,7 @@ def recognizer() -> Recognizer:
 
 @pytest.mark.slow
 def test_spoken_spanish_commands_and_a_confirmation_are_heard(recognizer: Recognizer, tmp_path) -> None:
-    """Chosen among those bench_commands_es.py hears right on this voice (see its figures)."""
+    """Chosen among those bench_commands_languages.py hears right on this voice (see its figures)."""
     with speaking(translations("es")):
         table = Table("storytelling")
 

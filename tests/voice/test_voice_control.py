@@ -16,7 +16,7 @@ from host.speech.pocketsphinx_recognizer import PocketSphinxRecognizer
 from host.speech.recognizer import Hypothesis
 from host.voice.control import Command, HostRequest, VoiceControl
 from host.voice.phrases import Names, phrases
-from nlp.commands import BY_GRAMMAR, BY_WHISPERS_GRAMMAR, Deciding
+from nlp.commands import BY_FREE_WORDS, BY_GRAMMAR, BY_WHISPERS_GRAMMAR, Deciding
 from nlp.ticks import HeardWord
 
 from tests.games import test_stories
@@ -149,6 +149,17 @@ def test_an_unclear_answer_is_asked_again_then_cancelled() -> None:
         assert voice.said[-1].startswith("Please say yes or no")
     assert voice.hear(state, "no", "once upon a time") == [] and voice.said[-1] == "Cancelled."
     assert voice.control.question is None
+
+
+def test_where_the_free_words_choose_a_grammars_answer_they_do_not_fit_is_no_answer() -> None:
+    """As espeak-ng's Catalan "no", which Whisper wrote "L'or." and, held to the phrases, weighed
+    as "d'acord" (yes): free words that fit no phrase leave only the grammar to vouch for the
+    answer, and a wrong yes would take the command."""
+    state, voice = match("dixit").state, Voice("dixit", deciding=BY_FREE_WORDS)
+    voice.hear(state, "quit", "Quit.")
+    assert voice.control.question is not None
+    assert voice.hear(state, "yes", "Mmm.") == [] and voice.said[-1].startswith("Please say yes or no")
+    assert voice.hear(state, "yes", "Yes.") == [HostRequest("quit")]
 
 
 def test_speech_that_is_no_phrase_gets_a_short_reprompt() -> None:
