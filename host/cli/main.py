@@ -23,7 +23,7 @@ from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_eith
 from host.adapters.base import adapter_for, language_named
 from host.adapters.listening import Hearing
 from host.audio.sources import AudioDeviceError, MicGate, Microphone, MicrophoneSource
-from host.cli.usage import UsageError, speak_argparse
+from host.cli.usage import UsageError, chosen_language, speak_argparse
 from host.cli.catalog import add_play_options, games, make, new_settings
 from host.storage.decks import DeckError
 from host.storage.files import FileRefused
@@ -468,21 +468,12 @@ def _games(options: argparse.Namespace) -> None:
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     """The rules in --language, else in the language of the last game."""
-    if options.language is None:
-        language, trouble = _remembered()
-        if trouble:
-            print(visible(trouble), file=sys.stderr)
-    else:
-        language = _offered(options.language)
+    try:
+        language = chosen_language(options.language)
+    except UnknownLanguage as error:
+        raise UsageError(str(error)) from error
     with speaking(translations(language)):
         out.write(rules_in(options.game, language))
-
-
-def _remembered() -> tuple[str, str | None]:
-    """The language of the last game (English before any), and a sentence when the preferences
-    could not be read."""
-    preferences, trouble = load_preferences()
-    return preferences.language, trouble
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -491,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     speak_argparse()
-    language = _language_on_line(argv) or _remembered()[0]
+    language = _language_on_line(argv) or load_preferences()[0].language  # what is wrong with them: the command's to say
     with speaking(translations(language)):  # play and resume switch to the game's language
         return _run_command(argv, handlers)
 
