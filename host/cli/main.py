@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -21,8 +22,8 @@ from babel.dates import format_date
 from games.base import DeckTooSmall, IllegalAction, Match, SetupError, join_either, join_names
 from host.adapters.base import adapter_for, language_named
 from host.adapters.listening import Hearing
-from host.audio.sources import MicGate, MicrophoneSource
-from host.cli.usage import UsageError, speak_argparse
+from host.audio.sources import AudioDeviceError, MicGate, Microphone, MicrophoneSource
+from host.cli.usage import UsageError, chosen_language, speak_argparse
 from host.cli.catalog import add_play_options, games, make, new_settings
 from host.storage.decks import DeckError
 from host.storage.files import FileRefused
@@ -211,14 +212,14 @@ def _source(script: str | None) -> tuple[LineSource, bool]:
 
 @dataclass
 class Speech:
-    """--speech: the voice, the recognizer and the players' spoken names, set up before any
-    game changes."""
+    """--speech: the voice, the recognizer, the microphone and the players' spoken names, set
+    up before any game changes."""
 
     speaker: Speaker
     recognizer: Recognizer
+    microphone: Callable[[], Microphone]
     kind: recognizers.RecognizerKind
     names: Names
-    preferences: Preferences
     language: str
 
     def close(self) -> None:
@@ -226,17 +227,15 @@ class Speech:
         self.speaker.close()
 
 
-def _inputs(options: argparse.Namespace, players: list[str], language: str) -> tuple[LineSource, bool] | Speech:
+def _inputs(options: argparse.Namespace, players: list[str], language: str,
+            preferences: Preferences) -> tuple[LineSource, bool] | Speech:
     """Typed commands (a source, and whether the story clock runs on the wall clock), or speech
-    in the game's `language`; everything that can fail is opened here, before a game is created
-    or resumed."""
+    in the game's `language`; everything that can fail (the voice, the recognizer, the
+    microphone) is opened here, before a game is created or resumed."""
     if not options.speech:
         return _source(options.script)
     if options.script is not None:
         raise UsageError(_("--speech plays live from the keyboard and microphone: leave out --script."))
-    preferences, trouble = load_preferences()
-    if trouble:
-        print(visible(trouble), file=sys.stderr)
     if options.rate is not None:
         preferences.rate = options.rate
     try:
@@ -250,22 +249,30 @@ def _inputs(options: argparse.Namespace, players: list[str], language: str) -> t
         if options.prefix is not None and not recognizer.knows(fold(options.prefix)):
             raise UsageError(_("The speech recognizer does not know the word '{word}': choose another --prefix.")
                              .format(word=options.prefix))
-    except (RecognizerError, CallError, UsageError) as error:
+        microphone = partial(MicrophoneSource, options.input, rate=recognizer.sample_rate)
+        microphone().close()  # opened when the game listens; one that cannot be is refused now
+    except (RecognizerError, CallError, UsageError, AudioDeviceError) as error:
         speaker.close()
         raise UsageError(str(error)) from error
-    return Speech(speaker, recognizer, kind, names, preferences, language)
+    return Speech(speaker, recognizer, microphone, kind, names, language)
+
+
+def _preferences() -> Preferences:
+    """The remembered preferences; the defaults, said why on stderr, when they cannot be read."""
+    preferences, trouble = load_preferences()
+    if trouble:
+        print(visible(trouble), file=sys.stderr)
+    return preferences
 
 
 def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
-         inputs: tuple[LineSource, bool] | Speech, listening: Served | None) -> None:
+         inputs: tuple[LineSource, bool] | Speech, listening: Served | None, preferences: Preferences) -> None:
+    """Play the saved game; `preferences` (verbosity, rate) are changed and saved by the game."""
     if isinstance(inputs, Speech):
-        _run_speech(store, saved, match, options, inputs, listening)
+        _run_speech(store, saved, match, options, inputs, listening, preferences)
         return
     adapter = adapter_for(saved.game)
     source, wall_clock = inputs
-    preferences, trouble = load_preferences()  # verbosity shortens printed lines too
-    if trouble:
-        print(trouble, file=sys.stderr)
     output = TextOutput()
     companion = _start_companion(store, saved, listening, output) if listening else None
     listeners = adapter.listeners(saved.settings, Hearing(wall_clock=wall_clock))
@@ -280,10 +287,10 @@ def _run(store: GameStore, saved: SavedGame, match: Match, options: argparse.Nam
 
 
 def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argparse.Namespace,
-                inputs: Speech, listening: Served | None) -> None:
+                inputs: Speech, listening: Served | None, preferences: Preferences) -> None:
     adapter = adapter_for(saved.game)
     without = adapter.without(saved.settings)
-    speaker, recognizer, preferences = inputs.speaker, inputs.recognizer, inputs.preferences
+    speaker, recognizer = inputs.speaker, inputs.recognizer
     output = TextOutput(speaker=None if isinstance(speaker, PrintSpeaker) else speaker)
     companion = None
     voice = VoiceControl(
@@ -292,8 +299,7 @@ def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argpa
         deciding=inputs.kind.deciding(inputs.language), language=inputs.language,
     )
     try:
-        microphone = lambda: MicrophoneSource(options.input, rate=recognizer.sample_rate)  # noqa: E731
-        source = LiveInput(microphone, recognizer, MicGate(speaker))
+        source = LiveInput(inputs.microphone, recognizer, MicGate(speaker))
         if listening is not None:
             companion = _start_companion(store, saved, listening, output)
             companion.attach(source)
@@ -307,20 +313,13 @@ def _run_speech(store: GameStore, saved: SavedGame, match: Match, options: argpa
         inputs.close()
 
 
-def _chosen_language(options: argparse.Namespace) -> str:
-    """--language, checked and remembered for the next game; else the remembered one."""
-    preferences, trouble = load_preferences()
-    if trouble:
-        print(visible(trouble), file=sys.stderr)
-    if options.language is None:
-        return preferences.language
-    language = _offered(options.language)
+def _remember(preferences: Preferences, language: str) -> None:
+    """The language of a game just created, remembered for the next."""
     if language != preferences.language:
         preferences.language = language
         trouble = save_preferences(preferences)
         if trouble:
             print(visible(trouble), file=sys.stderr)
-    return language
 
 
 def _offered(language: str) -> str:
@@ -341,7 +340,10 @@ def _speak(language: str) -> None:
 
 
 def _play(options: argparse.Namespace) -> None:
-    language = _chosen_language(options)
+    """A new game: every setting, the phones' port and the speech setup checked first, so that
+    a refusal saves nothing (neither a game nor the language)."""
+    preferences = _preferences()
+    language = preferences.language if options.language is None else _offered(options.language)
     options.language = language  # the adapters read it for their decks (new_settings)
     _speak(language)
     try:
@@ -357,16 +359,17 @@ def _play(options: argparse.Namespace) -> None:
     _needs_phones(options.game, settings, options)
     with ExitStack() as held:
         listening = _phones_port(options, held)
-        inputs = _inputs(options, settings["players"], language)
+        inputs = _inputs(options, settings["players"], language, preferences)
         store = held.enter_context(GameStore.open())
         game_id = store.create(options.game, settings, held)
+        _remember(preferences, language)
         saved = store.get(game_id)
         assert saved is not None
         started = (_("{game}, game {number}. Players: {players}. Say '{help}' at any time.") if options.speech else
                    _("{game}, game {number}. Players: {players}. Type {help} at any time."))
         print(started.format(game=games()[options.game].title, number=game_id, players=join_names(settings["players"]),
                              help=p_("verb", "help")))
-        _run(store, saved, match, options, inputs, listening)
+        _run(store, saved, match, options, inputs, listening, preferences)
 
 
 def _open(store: GameStore, saved: SavedGame, held: ExitStack) -> Match:
@@ -420,10 +423,12 @@ def _resume(options: argparse.Namespace) -> None:
                 print(_("{trouble} Resuming another game.").format(trouble=line), file=sys.stderr)
         _speak(saved.settings.get("language", DEFAULT_LANGUAGE))
         _needs_phones(saved.game, saved.settings, options)
-        inputs = _inputs(options, saved.settings["players"], saved.settings.get("language", DEFAULT_LANGUAGE))
+        preferences = _preferences()
+        inputs = _inputs(options, saved.settings["players"], saved.settings.get("language", DEFAULT_LANGUAGE),
+                         preferences)
         print(n_("Resuming {game}, game {number}, after {count} move.", "Resuming {game}, game {number}, after {count} moves.",
                  len(match.log)).format(game=games()[saved.game].title, number=saved.id, count=len(match.log)))
-        _run(store, saved, match, options, inputs, listening)
+        _run(store, saved, match, options, inputs, listening, preferences)
 
 
 def when(stamp: str, now: datetime, language: str = DEFAULT_LANGUAGE) -> str:
@@ -463,21 +468,12 @@ def _games(options: argparse.Namespace) -> None:
 
 def _rules(options: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     """The rules in --language, else in the language of the last game."""
-    if options.language is None:
-        language, trouble = _remembered()
-        if trouble:
-            print(visible(trouble), file=sys.stderr)
-    else:
-        language = _offered(options.language)
+    try:
+        language = chosen_language(options.language)
+    except UnknownLanguage as error:
+        raise UsageError(str(error)) from error
     with speaking(translations(language)):
         out.write(rules_in(options.game, language))
-
-
-def _remembered() -> tuple[str, str | None]:
-    """The language of the last game (English before any), and a sentence when the preferences
-    could not be read."""
-    preferences, trouble = load_preferences()
-    return preferences.language, trouble
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -486,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     handlers = {"play": _play, "resume": _resume, "games": _games, "rules": _rules}
     speak_argparse()
-    language = _language_on_line(argv) or _remembered()[0]
+    language = _language_on_line(argv) or load_preferences()[0].language  # what is wrong with them: the command's to say
     with speaking(translations(language)):  # play and resume switch to the game's language
         return _run_command(argv, handlers)
 

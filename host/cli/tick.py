@@ -22,8 +22,9 @@ Stop!", whenever it was given. A missing or unreadable file, malformed JSON, an 
 recognizer that cannot be set up: exit status 2 and one line on stderr.
 
 --language es judges by the rulings' "Stories! in Spanish" (nlp.spanish), a recording heard by
-Whisper forced to Spanish, and prints its lines in Spanish. A language without term rules is
-refused in one line naming those there are.
+Whisper forced to Spanish, and prints its lines in Spanish; without --language, the language of
+the last game (English before any). A language without term rules is refused in one line naming
+those there are.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from games.base import join_either, join_names
 from games.language import N_, _, n_, speaking
 from host.adapters.base import language_named
 from host.adapters.stories import without_term_rules
-from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, translations
-from host.cli.usage import OneLineParser, UsageError
+from host.storage.catalogs import UnknownLanguage, translations
+from host.cli.usage import OneLineParser, UsageError, chosen_language
 from host.storage.files import FileRefused, read_json, read_text
 from host.session.screen import visible
 from host.speech import registry as recognizers
@@ -76,10 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--model", type=Path, metavar="NAME|DIR",
                         help=_("for --audio: {models}").format(models=recognizers.model_help()))
-    parser.add_argument("--language", default=DEFAULT, metavar="CODE",
-                        help=_("the language of the card, terms and story, and of the lines printed "
-                               "(default {default}): {languages}").format(
-                            default=DEFAULT, languages=join_either([language_named(code) for code in TERM_LANGUAGES])))
+    parser.add_argument("--language", metavar="CODE",
+                        help=_("the language of the card, terms and story, and of the lines printed (default: the "
+                               "language of your last game, English before any): {languages}").format(
+                            languages=join_either([language_named(code) for code in TERM_LANGUAGES])))
     return parser
 
 
@@ -263,7 +264,7 @@ def _recording(args: argparse.Namespace) -> Callable[[ReconcilingTracker], Itera
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
-        language = check_language(args.language)
+        args.language = chosen_language(args.language)
     except UsageError as failure:
         print(visible(f"{PROG}: {failure}."), file=sys.stderr)
         return 2
@@ -272,7 +273,7 @@ def main(argv: list[str]) -> int:
         return 2
     except SystemExit as done:  # --help
         return int(done.code or 0)
-    with speaking(translations(language)):
+    with speaking(translations(args.language)):
         return _judged(args)
 
 

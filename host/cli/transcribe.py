@@ -4,7 +4,7 @@ utterance is also decided as a spoken command exactly as a game decides it (the 
 with the spelling alphabet, the same `nlp.commands.understand`): one `command:` line saying
 whether the host would take it at once, ask about it first, or take it for no command. With
 `--language` the recognizer hears that language, forced (and the phrases are spelled in it:
-numbers and letters as its words)."""
+numbers and letters as its words); without it, the language of the last game (English before any)."""
 from __future__ import annotations
 
 import argparse
@@ -18,8 +18,9 @@ from host.adapters.base import language_named
 from host.audio.sources import AudioFileError, FileSource
 from host.speech.hearing import hear
 from host.speech.recognizer import Hypothesis, RecognizerError
+from host.cli.usage import chosen_language
 from host.speech.registry import asr_help, kind_of, model_help, names, open_recognizer, takes_phrases
-from host.storage.catalogs import DEFAULT, UnknownLanguage, check_language, languages, translations
+from host.storage.catalogs import DEFAULT, UnknownLanguage, languages, translations
 from host.voice.phrases import each
 from nlp.commands import Deciding, understand
 from nlp.ticks import HeardWord
@@ -48,14 +49,14 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--partials", action="store_true", help=_("also print partial hypotheses"))
     parser.add_argument(
-        "--language", default=DEFAULT, metavar="CODE",
-        help=_("the language spoken, forced on the recognizer, and of the lines printed (default {default}): "
-               "{languages}").format(default=DEFAULT,
-                                     languages=join_either([language_named(code) for code in languages()])),
+        "--language", metavar="CODE",
+        help=_("the language spoken, forced on the recognizer, and of the lines printed (default: the language of "
+               "your last game, English before any): {languages}").format(
+            languages=join_either([language_named(code) for code in languages()])),
     )
     args = parser.parse_args(argv)
     try:
-        language = check_language(args.language)
+        language = chosen_language(args.language)
     except UnknownLanguage as error:
         print(error, file=sys.stderr)
         return 2

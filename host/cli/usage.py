@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import NoReturn
 
 from games.language import N_, _, n_
+from host.session.screen import visible
+from host.storage.catalogs import check_language
+from host.storage.preferences import load as load_preferences
 
 
 class UsageError(Exception):
@@ -49,6 +53,18 @@ ARGPARSE_MESSAGES = (
     N_("invalid %(type)s value: %(value)r"),
     N_("invalid choice: %(value)r (choose from %(choices)s)"),
 )
+
+
+def chosen_language(given: str | None) -> str:
+    """A command's --language: `given`, checked (UnknownLanguage when storyhost lacks it), else
+    the language of the last game, English before any (said why on stderr when the preferences
+    cannot be read)."""
+    if given is not None:
+        return check_language(given)
+    preferences, trouble = load_preferences()
+    if trouble:
+        print(visible(trouble), file=sys.stderr)
+    return preferences.language
 
 
 def speak_argparse() -> None:

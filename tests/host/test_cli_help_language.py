@@ -145,6 +145,7 @@ def test_speech_settings_that_cannot_work_are_refused_in_the_games_language(tmp_
                          "--speech", *options)
     assert done.returncode == 2
     assert done.stderr.startswith(refusal) and done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "config" / "preferences.json").exists()  # no game: Spanish is not remembered
 
 
 @pytest.mark.parametrize(("remembered", "args", "expected"), [
