@@ -34,7 +34,7 @@ from games.language import p_
 from nlp.soundalike import load_pronunciations, similarity
 
 
-def _numbers() -> str:
+def number_names() -> str:
     """The number words 0 to 20 in the table's language, in order, one string."""
     return p_("numbers", "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
                          "fifteen sixteen seventeen eighteen nineteen twenty")
@@ -85,7 +85,7 @@ MARGIN = 0.05
 def number_words(number: int) -> str:
     """4 -> "four" ("cuatro" in Spanish: 0 to 20, the numbers of these games, in the table's
     language, without accents as a recognizer's dictionary has them); other numbers as digits."""
-    words = _number_words(_numbers())
+    words = _number_words(number_names())
     return words[number] if 0 <= number < len(words) else str(number)
 
 
@@ -93,7 +93,7 @@ def word_number(word: str) -> int | None:
     """"four" or "4" -> 4 (in the table's language); None for anything else."""
     if word.isdecimal():
         return int(word)
-    words = _number_words(_numbers())
+    words = _number_words(number_names())
     return words.index(word) if word in words else None
 
 

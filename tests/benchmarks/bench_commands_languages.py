@@ -38,7 +38,7 @@ from host.speech.recognizer import Hypothesis  # noqa: E402
 from host.speech.registry import open_recognizer  # noqa: E402
 from host.storage.catalogs import translations  # noqa: E402
 from host.voice.phrases import Names, said_command  # noqa: E402
-from nlp.commands import BY_FREE_WORDS, BY_WHISPERS_GRAMMAR, fold, no_words, spelled, yes_words  # noqa: E402
+from nlp.commands import BY_FREE_WORDS, BY_WHISPERS_GRAMMAR, fold, no_words, number_names, spelled, yes_words  # noqa: E402
 from tests.benchmarks.bench_commands import (  # noqa: E402
     HOST_STORYTELLER, OUTCOMES, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
 )
@@ -93,10 +93,10 @@ def cases(language: str) -> Iterator[Case]:
 
 
 def accents() -> dict[str, str]:
-    """The catalog's words (commands, the host's phrases) and the players' names with their
-    accents, by their spelling without (phrases are spelled without accents)."""
+    """The catalog's words (commands, the host's phrases, numbers) and the players' names with
+    their accents, by their spelling without (phrases are spelled without accents)."""
     words = [*PLAYERS, *(verb.said for _label, state in states() for verb in state.verbs.values()),
-             *(_(way) for ways, _line, _c in host_phrases(frozenset({"grid", "time"})) for way in ways)]
+             *(_(way) for ways, _line, _c in host_phrases(frozenset({"grid", "time"})) for way in ways), number_names()]
     return {fold(word): word for text in words for word in text.split()}
 
 
