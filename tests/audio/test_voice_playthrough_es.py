@@ -47,15 +47,22 @@ def asks_si_o_no(heard: str) -> bool:
             or ("no", "por") in pairs or "si o no" in " ".join(words))
 
 
+#: how Whisper base writes the host's undo phrases ("deshaz eso", "deshacer") in its Spanish voice
+#: ("se hace eso"): this player never takes a move back
+UNDO = ("hace eso", "deshaz", "deshac")
+
+
 def reply(move: str, heard: str) -> str | None:
     """What a Spanish player answers when the host, heard saying `heard`, asked about `move`: "no"
     when it asked about another number than the move's ("¿Has dicho: vota leo uno?" after "vota
-    Leo cuatro"), else "sí, por favor"; None when it asked nothing."""
+    Leo cuatro") or about taking a move back ("¿Has dicho: deshaz eso?" after "carta cuatro" heard
+    as "C-c-c-w-o."), else "sí, por favor"; None when it asked nothing."""
     if not asks_si_o_no(heard):
         return None
     meant = {NUMBERS[word] for word in fold(move).split() if word in NUMBERS}
     asked = {NUMBERS[word] for word in fold(heard).split() if word in NUMBERS}
-    return NO if meant and asked - meant else YES
+    undo = any(words in " ".join(fold(heard).split()) for words in UNDO)
+    return NO if undo or meant and asked - meant else YES
 
 
 @pytest.fixture
