@@ -165,13 +165,14 @@ def test_stories_in_a_language_without_term_rules_is_refused_in_its_words_even_w
 
 @pytest.mark.slow
 def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
-    """The demo's story is an English recording; none in Spanish can be made here (no natural voice)."""
+    """The demo's story is an English recording; none in Spanish can be made here (no natural voice).
+    The refusal is in the language asked for: a --language speaks for its run."""
     result = run_storyhost(tmp_path, "demo", "--language", "es")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "storyhost demo: the demo is in English only: its story is an English recording, and no natural voice here "
-        "can record one in es (español). To play Stories! in es (español): storyhost play stories --language es "
-        "--players NAME NAME NAME"]
+        "storyhost demo: la demo solo está en inglés: su historia es una grabación en inglés, y ninguna voz natural "
+        "de aquí puede grabar una en es (español). Para jugar a Stories! en es (español): storyhost play stories "
+        "--language es --players NAME NAME NAME"]
 
 
 def test_a_spanish_story_heard_live_is_judged_by_the_spanish_rulings(tmp_path: Path) -> None:
