@@ -9,8 +9,7 @@ utterance is heard as free speech and completes the line.
 
 In a language other than English each move can also be said as it is typed in that language,
 the command's word first ("vota leo cuatro", "voltea b tres": `said_command`), since the adapters'
-natural phrases are English; the host's phrases are said in the table's language when the
-catalog has them.
+natural phrases are English; the host's phrases are said only in the table's language.
 
 The labels of Stories! tick choices name a player's secret terms: those choices are never turned
 into phrases; a player says "Nina ticks a term" and then the term.
@@ -94,7 +93,9 @@ def phrases(state: GameState, names: Names, game: GameVoice, language: str = "en
             out.setdefault(phrase.words, phrase if phrase.dictation is not None else replace(phrase, action=choice.action))
     for words, line, confirm in _spoken(game):
         for way in words:
-            for heard in dict.fromkeys((spoken(_(way)), way)):
+            # in English also as written ("be brief", which `spoken` spells "b brief"); in another
+            # language only in its words, which a question about the phrase then says
+            for heard in dict.fromkeys((spoken(_(way)), way) if language == "en" else (spoken(_(way)),)):
                 out.setdefault(heard, Phrase(heard, line, confirm))
     return list(out.values())
 
