@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from games.base import Match
-from games.language import _, use
+from games.language import _, p_, use
 from host.audio.sources import FileSource
 from host.adapters.base import adapter_for, language_named
 from host.adapters.listening import Hearing
@@ -101,7 +101,7 @@ def _language_refused(language: str) -> str | None:
     return _("the demo is in English only: its story is an English recording, and no natural voice here can record "
              "one in {language}. To play Stories! in {language}: {command}").format(
         language=language_named(language),
-        command=f"storyhost play stories --language {language} --players NAME NAME NAME")
+        command=f"storyhost play stories --language {language} --players {' '.join([p_('param', 'name').upper()] * 3)}")
 
 
 def main(argv: list[str]) -> int:

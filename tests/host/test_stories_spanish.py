@@ -172,7 +172,7 @@ def test_the_demo_refuses_spanish_in_one_line(tmp_path: Path) -> None:
     assert result.stderr.splitlines() == [
         "storyhost demo: la demo solo está en inglés: su historia es una grabación en inglés, y ninguna voz natural "
         "de aquí puede grabar una en es (español). Para jugar a Stories! en es (español): storyhost play stories "
-        "--language es --players NAME NAME NAME"]
+        "--language es --players NOMBRE NOMBRE NOMBRE"]
 
 
 def test_a_spanish_story_heard_live_is_judged_by_the_spanish_rulings(tmp_path: Path) -> None:
