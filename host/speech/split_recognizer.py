@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from games.language import _
 from host.speech.recognizer import Hypothesis, Recognizer, RecognizerError, check_pcm
 from nlp.commands import spoken
 from nlp.ticks import HeardWord
@@ -59,9 +60,8 @@ class SplitRecognizer:
 
     def __init__(self, free: WholeDecoder, grammar: Recognizer) -> None:
         if free.sample_rate != grammar.sample_rate:
-            raise RecognizerError(
-                f"The two recognizers need different sample rates ({free.sample_rate} and {grammar.sample_rate} Hz)."
-            )
+            raise RecognizerError(_("The two recognizers need different sample rates ({free} and {grammar} Hz).").format(
+                free=free.sample_rate, grammar=grammar.sample_rate))
         self.sample_rate = free.sample_rate
         self.free, self.grammar = free, grammar
         self._active: Recognizer = free
