@@ -16,7 +16,7 @@ from host.speech.recognizer import Hypothesis, Recognizer
 from host.speech.registry import default, open_recognizer
 from host.storage.catalogs import translations
 from host.voice.control import Command, HostRequest, VoiceControl
-from host.voice.phrases import Names
+from host.voice.phrases import Names, phrases
 from nlp.commands import no_words, number_words, spoken, word_number, yes_words
 from nlp.ticks import HeardWord
 from tests.speech.audio import finals, read_pcm, stream, synthesize
@@ -79,6 +79,16 @@ def test_a_spanish_confirmation_asks_and_hears_yes_and_no_in_spanish(spanish: No
     table.hear("Qué puedo decir")
     assert table.said[-1].startswith("Puedes decir: ")
     assert not [line for line in table.said if ENGLISH.search(line)], table.said
+
+
+def test_the_host_s_commands_are_said_only_in_spanish(spanish: None) -> None:
+    """A Spanish table's phrases hold the host's commands in Spanish alone: an English one would be
+    matched to what a player says and asked about in English ("¿Has dicho: be brief?")."""
+    table = Table("dixit")
+    words = {phrase.words for phrase in phrases(table.state, Names({}), adapter_for("dixit"), "es")}
+    assert {"se breve", "deshaz eso", "que puedo decir"} <= words
+    assert not {"be brief", "b brief", "undo", "what can i say"} & words
+    assert table.hear("Be brief.") == [] and not [line for line in table.said if "brief" in line], table.said
 
 
 @pytest.fixture(scope="module")
