@@ -61,11 +61,12 @@ def reply(move: str, heard: str, host: LiveHost) -> str | None:
     "carta cuatro" was heard as "C-c-c-w-o."); None when it asked nothing."""
     if not asks_si_o_no(heard):
         return None
-    for line in reversed(host.lines):  # the last question that names something ("¿Sí o no?" does not)
+    for line in reversed([line for line in host.lines if not line.startswith("Oído:")]):
         if DICTATION in line:
             return YES
-        named = [found["phrase"] for found in ASKED.finditer(line) if not line.startswith("Oído:")
-                 and fold(found["phrase"]).strip() not in ("si o no", "es correcto")]
+        # the last question that names something ("¿Sí o no?" does not)
+        named = [found["phrase"] for found in ASKED.finditer(line)
+                 if fold(found["phrase"]).strip() not in ("si o no", "es correcto")]
         if named:
             return YES if fold(named[-1]).split() == fold(move).split() else NO
     return NO
