@@ -36,15 +36,18 @@ class PocketSphinxRecognizer:
     sample_rate = SAMPLE_RATE
 
     def __init__(self, sample_rate: int = SAMPLE_RATE, loose: bool = True):
-        """`loose`: under a phrase list, make the loose pass (False when another recognizer
-        makes it: it costs about as much as the grammar's own decode, and more on busy cores)."""
+        """`loose`: hear free speech, and under a phrase list make the loose pass. False when
+        another recognizer does both (host.speech.split_recognizer): the loose pass costs about as
+        much as the grammar's own decode, and the n-gram model is then not loaded (65 MB less in
+        memory, tests/benchmarks/bench_live.py); with no phrase list it hears nothing."""
         check_rate(NAME, self.sample_rate, sample_rate)
         self._loose = loose
-        self._decoder = Decoder(loglevel="FATAL", samprate=self.sample_rate)
+        self._decoder = Decoder(loglevel="FATAL", samprate=self.sample_rate, **({} if loose else {"lm": None}))
         self._frames_per_second = self._decoder.config["frate"]
         self._utterance_start: float | None = None  # seconds; None between utterances
         self._phrases = False  # a phrase list is active: finals also get a loose pass
         self.reset()
+        self.set_phrases(None)  # without the n-gram model, a decoder with no search crashes
 
     def reset(self) -> None:
         if self._utterance_start is not None:
@@ -105,7 +108,7 @@ class PocketSphinxRecognizer:
         if self._utterance_start is not None:
             self._pending += self._end_utterance()
         self._phrases = phrases is not None
-        if phrases is None:
+        if phrases is None and self._loose:
             self._decoder.activate_search()
             return
         rule = " | ".join(phrases) if phrases else "<VOID>"
