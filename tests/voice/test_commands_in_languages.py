@@ -1,7 +1,8 @@
 """Spoken commands at a Spanish table: numbers, letters and answers from the catalog, moves said
 as they are typed in Spanish, the dialog's questions in Spanish; and, through the real path of a
-Spanish game (Whisper's multilingual base forced to Spanish, each command decoded whole),
-host commands and a yes/no confirmation spoken by espeak-ng's Spanish voice."""
+game in Spanish, Catalan or German (Whisper's multilingual base forced to the language, each
+command decoded whole), host commands and a yes/no confirmation spoken by espeak-ng's voice of
+the language or festival's Catalan ona."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from games.base import Action, GameState
-from games.language import speaking
+from games.language import _, speaking
 from host.adapters.base import adapter_for
 from host.speech.recognizer import Hypothesis, Recognizer
 from host.speech.registry import default, open_recognizer
@@ -32,13 +33,13 @@ def spanish() -> Iterator[None]:
 
 
 class Table:
-    """A game at a Spanish table, its dialog in Spanish, and what the host said."""
+    """A game at a table in `language` (Spanish by default), its dialog in it, and what the host said."""
 
-    def __init__(self, game: str, state: GameState | None = None) -> None:
+    def __init__(self, game: str, state: GameState | None = None, language: str = "es") -> None:
         self.state = state or match(game).state
         self.said: list[str] = []
         self.control = VoiceControl(Names({}), self.said.append, adapter_for(game), without=frozenset({"read"}),
-                                    deciding=default().deciding("es"), language="es")
+                                    deciding=default().deciding(language), language=language)
 
     def hear(self, text: str) -> list[Command]:
         """What free recognition wrote, as the Spanish path gives it (its words are the loose pass too)."""
@@ -91,27 +92,43 @@ def test_the_host_s_commands_are_said_only_in_spanish(spanish: None) -> None:
     assert table.hear("Be brief.") == [] and not [line for line in table.said if "brief" in line], table.said
 
 
-@pytest.fixture(scope="module")
-def recognizer() -> Recognizer:
+#: per language, a voice and what a player says at a Storytelling table: two host commands taken at
+#: once, "what can I say", "quit" (which is asked about) and a yes. Chosen among those
+#: tests/benchmarks/bench_commands_languages.py hears right on that voice (see its figures).
+SPOKEN = {
+    "es": ("espeak:es", (("más despacio", HostRequest("rate", "slower")),
+                         ("qué fichas están boca arriba", HostRequest("grid"))), "qué puedo decir", "salir", "vale"),
+    "ca": ("ona", (("més a poc a poc", HostRequest("rate", "slower")),
+                   ("quines fitxes estan cap per amunt", HostRequest("grid"))), "què puc dir", "sortir", "d'acord"),
+    "de": ("espeak:de", (("punktestand", HostRequest("score")),
+                         ("welche plättchen liegen offen", HostRequest("grid"))), "was kann ich sagen", "beenden",
+           "ja"),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(SPOKEN))
+def recognizer(request: pytest.FixtureRequest) -> Iterator[tuple[str, Recognizer]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STORYHOST_DATA_DIR", "/nonexistent/storyhost-test")  # the bundled models only
-        return open_recognizer(language="es")
+        yield request.param, open_recognizer(language=request.param)
 
 
 @pytest.mark.slow
-def test_spoken_spanish_commands_and_a_confirmation_are_heard(recognizer: Recognizer, tmp_path) -> None:
-    """Chosen among those bench_commands_languages.py hears right on this voice (see its figures)."""
-    with speaking(translations("es")):
-        table = Table("storytelling")
+def test_spoken_commands_and_a_confirmation_are_heard(recognizer: tuple[str, Recognizer], tmp_path) -> None:
+    language, heard_by = recognizer
+    voice, taken, help_asked, quit_said, yes = SPOKEN[language]
+    with speaking(translations(language)):
+        table = Table("storytelling", language=language)
 
         def say(text: str) -> list[Command]:
-            recognizer.set_phrases(table.control.grammar(table.state))
-            recognizer.reset()
-            heard = finals(stream(recognizer, read_pcm(synthesize(text, tmp_path, "espeak:es"))))
+            heard_by.set_phrases(table.control.grammar(table.state))
+            heard_by.reset()
+            heard = finals(stream(heard_by, read_pcm(synthesize(text, tmp_path, voice))))
             return [command for hypothesis in heard for command in table.control.hear(table.state, hypothesis)]
 
-        assert say("más despacio") == [HostRequest("rate", "slower")]
-        assert say("qué fichas están boca arriba") == [HostRequest("grid")]
-        assert say("qué puedo decir") == [] and table.said[-1].startswith("Puedes decir: ")
-        assert say("salir") == [] and table.said[-1] == "¿Has dicho: salir? Di sí o no."
-        assert say("vale") == [HostRequest("quit")]
+        for text, command in taken:
+            assert say(text) == [command], (text, table.said)
+        assert say(help_asked) == [] and table.said[-1].startswith(_("You can say: {phrases}.").split("{")[0])
+        assert say(quit_said) == [] and table.said[-1] == _("Did you say: {phrase}? Say yes or no.").format(
+            phrase=quit_said)
+        assert say(yes) == [HostRequest("quit")]
