@@ -237,7 +237,8 @@ class VoiceControl:
         punctuating recognizer (Whisper) ends them with is no part of a term or clue."""
         assert phrase.dictation is not None
         verb = phrase.dictation.split()[0]
-        leads = (phrase.words, spoken(p_("verb", verb)), verb)
+        ways = [way.words for way in self._phrases(state) if way.dictation == phrase.dictation]  # "la frase es"
+        leads = (phrase.words, *ways, spoken(p_("verb", verb)), verb)
         text = text.strip().rstrip(".,;:!?…").strip()
         if spoken(text) in leads:  # the command's word alone: the words come next
             return self._start_dictation(phrase)

@@ -92,6 +92,24 @@ def test_the_host_s_commands_are_said_only_in_spanish(spanish: None) -> None:
     assert table.hear("Be brief.") == [] and not [line for line in table.said if "brief" in line], table.said
 
 
+def test_a_dixit_move_is_said_in_spanish_words_alone(spanish: None) -> None:
+    """The ways of saying a Dixit move at a Spanish table are Spanish ("Leo votó la cuatro"):
+    no English one ("leo voted cuatro") is a rival to what a player says."""
+    table = Table("dixit")
+    table.state.apply(Action("storyteller", "Nina"))
+    assert table.hear("La frase es un largo viaje.") == [] and table.said[-1].startswith("He oído: un largo viaje.")
+    clue = table.hear("Sí.")
+    assert clue == [Action("clue", None, ("un largo viaje",))]
+    table.state.apply(clue[0])
+    words = {phrase.words for phrase in phrases(table.state, Names({}), adapter_for("dixit"), "es")}
+    assert {"cartas colocadas", "las cartas estan colocadas"} <= words and "cards shown" not in words
+    table.state.apply(Action("shown"))
+    words = {phrase.words for phrase in phrases(table.state, Names({}), adapter_for("dixit"), "es")}
+    assert {"leo voto la cuatro", "vota leo cuatro"} <= words
+    assert not [way for way in words if re.search(r"\bvote[sd]?\b|\bthe\b", way)], sorted(words)
+    assert table.hear("Leo votó la cuatro.") == [Action("vote", "Leo", ("4",))]
+
+
 #: per language, a voice and what a player says at a Storytelling table: two host commands taken at
 #: once, "what can I say", "quit" (which is asked about) and a yes. Chosen among those
 #: tests/benchmarks/bench_commands_languages.py hears right on that voice (see its figures).
