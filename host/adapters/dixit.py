@@ -206,30 +206,30 @@ class DixitAdapter(BasicAdapter):
 
     def phrases(self, action: Action, names: Names) -> Iterator[Phrase]:
         """The ways of saying a move in the table's language (a vote: "Leo votó la cuatro")."""
+        name = names((action.args[1] if action.verb == "owner" else action.player) or "")
+        number = number_words(int(action.args[0])) if action.verb in ("vote", "card", "owner") else ""
+
+        def said(*ways: str) -> tuple[str, ...]:
+            return tuple(way.format(name=name, number=number) for way in ways)
+
         if action.verb == "storyteller":
-            name = names(action.player or "")
-            yield from each((p_("spoken", "{name} is the storyteller").format(name=name),
-                             p_("spoken", "storyteller {name}").format(name=name)), str(action))
+            yield from each(said(p_("spoken", "{name} is the storyteller"), p_("spoken", "storyteller {name}")),
+                            str(action))
         elif action.verb == "clue":  # the only move then: whatever is said is the clue
-            yield from each((p_("spoken", "the clue is"),), "clue", dictation=f"clue {SLOT}")
+            yield from each(said(p_("spoken", "the clue is")), "clue", dictation=f"clue {SLOT}")
         elif action.verb == "aloud":
-            yield from each((p_("spoken", "i gave the clue"), p_("spoken", "clue given")), "aloud")
+            yield from each(said(p_("spoken", "i gave the clue"), p_("spoken", "clue given")), "aloud")
         elif action.verb == "shown":
-            yield from each((p_("spoken", "shown"), p_("spoken", "cards shown"), p_("spoken", "the cards are laid out")),
-                            "shown")
+            yield from each(said(p_("spoken", "shown"), p_("spoken", "cards shown"),
+                                 p_("spoken", "the cards are laid out")), "shown")
         elif action.verb == "vote":
-            name, number = names(action.player or ""), number_words(int(action.args[0]))
-            yield from each((p_("spoken", "{name} voted {number}").format(name=name, number=number),
-                             p_("spoken", "{name} votes {number}").format(name=name, number=number),
-                             p_("spoken", "{name} voted for {number}").format(name=name, number=number)), str(action))
+            yield from each(said(p_("spoken", "{name} voted {number}"), p_("spoken", "{name} votes {number}"),
+                                 p_("spoken", "{name} voted for {number}")), str(action))
         elif action.verb == "card":
-            number = number_words(int(action.args[0]))
-            yield from each((p_("spoken", "the storyteller card is {number}").format(number=number),
-                             p_("spoken", "storyteller card {number}").format(number=number)), str(action), confirm=True)
+            yield from each(said(p_("spoken", "the storyteller card is {number}"),
+                                 p_("spoken", "storyteller card {number}")), str(action), confirm=True)
         elif action.verb == "owner":
-            number, name = number_words(int(action.args[0])), names(action.args[1])
-            yield from each((p_("spoken", "card {number} is {name}").format(number=number, name=name),
-                             p_("spoken", "card {number} belongs to {name}").format(number=number, name=name)),
+            yield from each(said(p_("spoken", "card {number} is {name}"), p_("spoken", "card {number} belongs to {name}")),
                             str(action))
 
 
