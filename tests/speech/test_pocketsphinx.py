@@ -104,6 +104,18 @@ def test_under_a_phrase_list_the_loose_pass_says_what_was_really_said(recognizer
     assert free.loose is None
 
 
+def test_a_grammar_only_recognizer_hears_phrases_and_nothing_else(synthesize):
+    """The split recognizer's grammar (loose=False) loads no n-gram model: with no phrase list it
+    hears nothing, before any list and after one, and under a list it hears the phrase alone."""
+    grammar, said = PocketSphinxRecognizer(loose=False), read_pcm(synthesize("Next card."))
+    assert finals(stream(grammar, said)) == []
+    grammar.set_phrases(COMMANDS)
+    (command,) = finals(stream(grammar, said))
+    assert command.text == "next card" and command.loose is None
+    grammar.set_phrases(None)
+    assert finals(stream(grammar, said)) == []
+
+
 def test_no_phrase_list_returns_to_free_speech(recognizer, arctic):
     recognizer.set_phrases(COMMANDS)
     recognizer.set_phrases(None)
