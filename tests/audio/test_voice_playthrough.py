@@ -13,7 +13,7 @@ import signal
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -101,15 +101,18 @@ def yes_when_asked(move: str, heard: str) -> str | None:
 
 
 def speak_until_done(player: VoicePlayer, host: LiveHost, move: str, done: str, tries: int = 4,
-                     reply: Callable[[str, str], str | None] = yes_when_asked) -> str:
-    """Say a move; answer when the host asks yes or no (`reply`, to the move and what the host
-    said: what to say, None when it asked nothing); say the move again when the host did not
-    understand. Done when the host's printed lines show `done` (the check of the test)."""
+                     reply: Callable[[str, str], str | None] = yes_when_asked, rephrased: Sequence[str] = ()) -> str:
+    """Say a move; answer when the host asks yes or no (`reply`, to the way the move was said and
+    what the host said: what to say, None when it asked nothing); say the move again when the host
+    did not understand, in turn as `move` and in each of the other ways a player says it
+    (`rephrased`). Done when the host's printed lines show `done` (the check of the test)."""
     before = len(host.lines)
-    for _ in range(tries):
-        heard = answer(player, host, say(player, host, move))
+    ways = [move, *rephrased]
+    for attempt in range(tries):
+        way = ways[attempt % len(ways)]
+        heard = answer(player, host, say(player, host, way))
         for _ in range(3):
-            said = reply(move, heard)
+            said = reply(way, heard)
             if said is None:
                 break
             heard = answer(player, host, say(player, host, said))

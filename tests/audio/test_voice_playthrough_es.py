@@ -4,6 +4,7 @@ host only through the loudspeaker's monitor (Whisper's multilingual base forced 
 what the host says in its Spanish voice) and acts only by speaking Spanish into the virtual
 microphone (espeak-ng's Spanish voice), each move as a Spanish player says it to the host: as it is
 typed in Spanish, numbers in words ("vota Leo cuatro"; see tests/benchmarks/bench_commands_languages.py),
+said again in the words of the table when the host did not understand it ("Leo vota la cuatro"),
 and "sí, por favor" to the host's questions about its move ("¿Has dicho: ...? Di sí o no."), "no" to
 any other. What the host says decides when the player speaks and whether it answers a question.
 Which phrase a question names is read from the host's printed question: Whisper base hears
@@ -14,7 +15,7 @@ rulebook's scores, and to explain a failure.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 import re
 
@@ -54,11 +55,12 @@ ASKED = re.compile(r"¿(?:Has dicho: )?(?P<phrase>[^¿?]+)\?")
 DICTATION = "He oído:"
 
 
-def reply(move: str, heard: str, host: LiveHost) -> str | None:
-    """What a Spanish player answers when the host, heard saying `heard`, asked about `move`:
-    "sí, por favor" when the question names the move (any dictation of a clue: the test checks
-    what was taken down), "no" when it names another phrase ("¿Has dicho: deshaz eso?" after
-    "carta cuatro" was heard as "C-c-c-w-o."); None when it asked nothing."""
+def reply(ways: Sequence[str], heard: str, host: LiveHost) -> str | None:
+    """What a Spanish player answers when the host, heard saying `heard`, asked about the move they
+    said, which they say in any of `ways`: "sí, por favor" when the question names one of them
+    (any dictation of a clue: the test checks what was taken down), "no" when it names another
+    phrase ("¿Has dicho: deshaz eso?" after "carta cuatro" was heard as "C-c-c-w-o."); None when
+    it asked nothing."""
     if not asks_si_o_no(heard):
         return None
     for line in reversed([line for line in host.lines if not line.startswith("Oído:")]):
@@ -68,7 +70,7 @@ def reply(move: str, heard: str, host: LiveHost) -> str | None:
         named = [found["phrase"] for found in ASKED.finditer(line)
                  if fold(found["phrase"]).strip() not in ("si o no", "es correcto")]
         if named:
-            return YES if fold(named[-1]).split() == fold(move).split() else NO
+            return YES if any(fold(named[-1]).split() == fold(way).split() for way in ways) else NO
     return NO
 
 
@@ -85,22 +87,23 @@ def test_the_spanish_rulebooks_worked_example_played_by_sound_alone(pulse: Pulse
     Matilde and Tomás vote card 1, Nicolás card 3, Leo card 4, Julián's card (4), who gave the
     other cards with votes (Leo card 1, Tomás card 3); scored as the rulebook scores it."""
     host = LiveHost(pulse, tmp_path, "play", "dixit", "--players", *PLAYERS, "--language", "es", *HOST_OPTIONS)
-    moves = [
-        ("cuentacuentos Julián", "Turno 1: Julián hace de cuentacuentos"),
-        (f"frase {CLUE}", "Frase de Julián:"),
-        ("colocadas", "Las 5 cartas están en la mesa"),
-        ("vota Matilde uno", "Matilde ha votado"),
-        ("vota Nicolás tres", "Nicolás ha votado"),
-        ("vota Leo cuatro", "Leo ha votado"),
-        ("vota Tomás uno", "Ya han votado todos"),
-        ("carta cuatro", "La carta 4 es de Julián"),
-        ("dueño uno Leo", "La carta 1 es de Leo"),
-        ("dueño tres Tomás", "La carta 3 es de Tomás"),
+    moves = [  # (as typed, what the host prints once it is made, as a player says it otherwise)
+        ("cuentacuentos Julián", "Turno 1: Julián hace de cuentacuentos", "Julián es el cuentacuentos"),
+        (f"frase {CLUE}", "Frase de Julián:", f"la frase es {CLUE}"),
+        ("colocadas", "Las 5 cartas están en la mesa", "las cartas están colocadas"),
+        ("vota Matilde uno", "Matilde ha votado", "Matilde vota la uno"),
+        ("vota Nicolás tres", "Nicolás ha votado", "Nicolás vota la tres"),
+        ("vota Leo cuatro", "Leo ha votado", "Leo vota la cuatro"),
+        ("vota Tomás uno", "Ya han votado todos", "Tomás vota la uno"),
+        ("carta cuatro", "La carta 4 es de Julián", "la carta del cuentacuentos es la cuatro"),
+        ("dueño uno Leo", "La carta 1 es de Leo", "la carta uno es de Leo"),
+        ("dueño tres Tomás", "La carta 3 es de Tomás", "la carta tres es de Tomás"),
     ]
     try:
         player.wait_for_speech(quiet=1.5, timeout=60)  # "Turno 1, ... di 'cuentacuentos' y su nombre."
-        for move, done in moves:
-            speak_until_done(player, host, move, done, reply=lambda move, heard: reply(move, heard, host))
+        for move, done, otherwise in moves:
+            speak_until_done(player, host, move, done, rephrased=[otherwise],
+                             reply=lambda _, heard, ways=(move, otherwise): reply(ways, heard, host))
         printed(host, "Puntuación: ", timeout=60)
     finally:
         stderr = end(host)

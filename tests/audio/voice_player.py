@@ -14,7 +14,8 @@ host then said its microphone "stopped sending sound".) Every utterance becomes 
 with its text (lowercase words, as phrases are spelled: no punctuation, hyphens split, accents
 kept; Whisper writes numbers as digits), the monotonic times at which it was said and heard,
 and its audio (to listen to when a test fails). The Endpointer does not split at the host's 0.3 s pauses between lines: its opening ("Stories!, game 1. ...
-normal or quirky.") comes out as one 14 s utterance, transcribed a second or two after it ends.
+normal or quirky.") comes out as one 14 s utterance, transcribed a second or two after it ends;
+past 20 s, an utterance is cut at the host's next pause.
 
 Whisper hears the host's own default voice (espeak-ng through pyttsx3): see
 `tests/audio/test_voice_player.py`, where the player hears the opening of a game in it. (The
@@ -62,6 +63,8 @@ LOUD = 200.0  # RMS of a block (of 32767) above which the loudspeaker counts as 
 THRESHOLD = 80  # rapidfuzz partial_ratio for a phrase to count as heard in recognised text
 KEEP_AUDIO = 180.0  # seconds of monitor audio kept for utterances' `pcm`
 PAD = 0.3  # seconds of audio kept either side of an utterance
+LONG = 20.0  # seconds after which an utterance is cut at the next pause of PAUSE seconds
+PAUSE = 0.15  # seconds of quiet: longer than between words, as short as between lines
 
 NUMBERS = {
     "zero": 0, "oh": 0, "one": 1, "won": 1, "two": 2, "to": 2, "too": 2, "three": 3, "four": 4, "for": 4,
@@ -378,6 +381,8 @@ class _Ears:
         self.reported = float("-inf")  # when the last {"block"} news went out
         self.count = 0
         self.loud = False  # the loudspeaker sounded during the utterance in progress
+        self.quiet_from: float | None = None  # audio seconds where the loudspeaker last fell quiet
+        self.resumed = False  # the utterance in progress is the rest of one cut at a pause
         self.said: queue.Queue[tuple[bytes, float, float, bool]] = queue.Queue()  # utterances to transcribe
         self.writing = threading.Lock()
         whisper(threads=1, language=language)  # loaded before the first block is read: the import holds the GIL
@@ -406,12 +411,19 @@ class _Ears:
             was_loud = loud
             if news:
                 self.say(news)
+            if loud:
+                self.quiet_from = None
+            elif self.quiet_from is None:
+                self.quiet_from = self.read - len(block) / 2 / RATE
             self.cut(block)
 
     def cut(self, block: bytes) -> None:
         """Feed the Endpointer; an utterance that ended goes to be transcribed, with PAD seconds
         of audio either side. (Cut shorter, at the host's pauses, it would cost more: Whisper
-        encodes a 30 s window whatever the length.)"""
+        encodes a 30 s window whatever the length.) The Endpointer does not end an utterance at
+        the host's pauses between lines, so a minute of lines read one after another (the cards
+        laid out) would be heard only once it ends, and cut by Whisper's 30 s windows anywhere,
+        in a word too: past LONG seconds, an utterance is cut at the next pause instead."""
         self.frames += block
         size = self.endpointer.frame_bytes
         whole = len(self.frames) - len(self.frames) % size
@@ -421,12 +433,24 @@ class _Ears:
                 self.speech_from = self.endpointer.speech_start
                 self.say({"hearing": True})
             elif self.speech_from is not None and not self.endpointer.in_speech:
-                start, end = self.speech_from, self.endpointer.speech_end
-                first = max(0, int((start - PAD - self.audio_start) * RATE)) * 2
-                last = max(0, int((end + PAD - self.audio_start) * RATE)) * 2
-                self.said.put((bytes(self.audio[first:last]), self.when(start), self.when(end), self.loud))
-                self.speech_from, self.loud = None, False
+                self.end_utterance(self.endpointer.speech_end)
+                self.speech_from, self.resumed = None, False
         self.frames = self.frames[whole:]
+        if (self.speech_from is not None and self.quiet_from is not None and self.read - self.quiet_from >= PAUSE
+                and self.quiet_from - self.speech_from >= LONG):
+            self.end_utterance(self.quiet_from)
+            self.speech_from, self.resumed = self.read, True
+
+    def end_utterance(self, end: float) -> None:
+        """The utterance in progress, up to `end` (audio seconds), goes to be transcribed."""
+        assert self.speech_from is not None
+        if end <= self.speech_from or (self.resumed and not self.loud):  # it ended at the pause where it was cut
+            self.say({"hearing": False})
+        else:
+            first = max(0, int((self.speech_from - PAD - self.audio_start) * RATE)) * 2
+            last = max(0, int((end + PAD - self.audio_start) * RATE)) * 2
+            self.said.put((bytes(self.audio[first:last]), self.when(self.speech_from), self.when(end), self.loud))
+        self.loud = False
 
     def _transcribe(self) -> None:
         while True:
