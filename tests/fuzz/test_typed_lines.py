@@ -1,6 +1,7 @@
-"""Typed command lines for each game, through the real Session and a real saved-games file: each
-is taken, or refused in one line with nothing changed; nothing raw reaches the screen; a line
-typed while typing is hidden (terms, votes) never comes back on the shared screen."""
+"""Typed command lines for each game in each of its languages, through the real Session and a
+real saved-games file: each is taken, or refused in one line with nothing changed; nothing raw
+reaches the screen; a line typed while typing is hidden (terms, votes) never comes back on the
+shared screen."""
 from __future__ import annotations
 
 import random
@@ -11,17 +12,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.common import FUZZ, MARKER, Table, line_strategy, one_line_or_taken
+from games.language import speaking
+from host.storage.catalogs import translations
+from tests.fuzz.common import FUZZ, LANGUAGES, MARKER, Table, line_strategy, one_line_or_taken
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["stories", "storytelling", "dixit"])
-def test_any_typed_line_is_taken_or_refused_in_one_line(game):
+@pytest.mark.parametrize(("game", "language"), [(game, language) for game, languages in LANGUAGES.items()
+                                                for language in languages])
+def test_any_typed_line_is_taken_or_refused_in_one_line(game, language):
+    with speaking(translations(language)):
+        strategy = line_strategy(game, language)
+
     @FUZZ
-    @given(seed=st.integers(0, 2**16), moves=st.integers(0, 40), lines=st.lists(line_strategy(game), min_size=1, max_size=4))
+    @given(seed=st.integers(0, 2**16), moves=st.integers(0, 40), lines=st.lists(strategy, min_size=1, max_size=4))
     def case(seed: int, moves: int, lines: list[str]) -> None:
-        with tempfile.TemporaryDirectory() as folder:
-            table = Table.open(Path(folder), game, seed)
+        with tempfile.TemporaryDirectory() as folder, speaking(translations(language)):
+            table = Table.open(Path(folder), game, seed, language)
             try:
                 table.advance(random.Random(seed), moves)
                 for line in lines:
