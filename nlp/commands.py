@@ -14,8 +14,10 @@ The command is taken at once only when the loose pass fits the grammar's phrase 
 better than any phrase meaning something else, and no phrase of another meaning differs from it
 by a rhyming letter alone (B, C, D, E, G, P, T, V, Z: "b three" and "d three" sound alike to any
 recognizer and any listener); otherwise the host asks first, or, when the loose pass fits the
-phrase too little, it was no command. Said with the spelling alphabet ("bravo three") a letter
-rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
+phrase too little, it was no command. A doubt that names one phrase of another meaning (the
+grammar's, one the loose pass fits as well, the one rhyme it fits best) names what was said if
+the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo three") a
+letter rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
 recognizer's grammar is measured to choose worse than its free words (`Deciding`); there, when
 the loose pass fits its choice too little, the host asks about the grammar's phrase.
 """
@@ -170,6 +172,9 @@ class Understood:
     ask_below: float = ASK_BELOW
     #: whether the loose pass fits the phrase at all; when not, only the grammar vouches for it
     loose_fits: bool = True
+    #: the allowed phrase of another meaning that the doubt names, when it names one alone: what
+    #: was said if it was not `phrase` ("flip d three" for "flip b three")
+    instead: str | None = None
 
     @property
     def sure(self) -> bool:
@@ -240,18 +245,21 @@ def understand(
         return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase", loose_fits=False)
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
-    rhyming = next((phrase for phrase in rivals if rhyme(best, phrase)), None)
-    doubt = None
+    rhyming = sorted((phrase for phrase in rivals if rhyme(best, phrase)), key=agreement.__getitem__, reverse=True)
+    doubt = other = None
     if meaning[said] != meaning[best]:
-        doubt = f"the grammar heard {allowed[said]!r}"
+        doubt, other = f"the grammar heard {allowed[said]!r}", said
     elif rival is not None and agreement[best] - agreement[rival] < MARGIN:
-        doubt = f"it sounds as much like {allowed[rival]!r}"
-    elif rhyming is not None:
-        doubt = f"it rhymes with {allowed[rhyming]!r}"
+        doubt, other = f"it sounds as much like {allowed[rival]!r}", rival
+    elif rhyming:
+        doubt = f"it rhymes with {allowed[rhyming[0]]!r}"
+        # which rhyme was said is known only when the loose pass fits one better than the others
+        if len(rhyming) == 1 or agreement[rhyming[0]] > agreement[rhyming[1]]:
+            other = rhyming[0]
     floor = ASK_BELOW if chosen else deciding.check_below
     if doubt is None or agreement[best] < SURE:
         return Understood(allowed[best], agreement[best], None, floor)
-    return Understood(allowed[best], SURE - 0.01, doubt, floor)
+    return Understood(allowed[best], SURE - 0.01, doubt, floor, instead=None if other is None else allowed[other])
 
 
 #: how Spanish is said, from its spelling (Spain's, with seseo: Whisper spells "z" and "s" as it

@@ -8,7 +8,8 @@ answers with the commands to carry out: actions of the game, or requests of the 
 - a phrase heard with confidence below `nlp.commands.SURE` (`nlp.commands.understand` decides,
   as for `storyhost transcribe --phrases`), or one whose action cannot be taken back, is asked
   about first ("Did you say ...? Say yes or no.", a letter said with the spelling alphabet:
-  "flip bravo three") and runs only on "yes";
+  "flip bravo three") and runs only on "yes"; on "no", the phrase of another meaning that made
+  it doubtful, when there is one ("flip delta three", which rhymes), is asked about in turn, once;
 - speech that is no phrase gets a short reprompt, never an action;
 - "what can I say" lists the phrases of the moment, one example per command;
 - with a prefix word ("host"), a phrase counts only when it starts with that word, so talk at
@@ -59,6 +60,8 @@ class Question:
     #: `asked` is the whole question with its question marks (a language may open one too: "¿"),
     #: not a phrase heard ("Did you say: ...")
     plain: bool = False
+    #: asked about in turn on "no": the phrase of another meaning that made the question doubtful
+    instead: Phrase | None = None
 
 
 class VoiceControl:
@@ -178,9 +181,11 @@ class VoiceControl:
             if understood.sure:
                 return self._start_dictation(phrase)
             return self.ask(Question(spelled(phrase.words), dictation=phrase))
-        commands: list[Command] = [phrase.action] if phrase.action is not None else self._command(state, phrase.line)
+        commands = self._commands_of(state, phrase)
         if commands and (phrase.confirm or not understood.sure):
-            return self.ask(Question(spelled(phrase.words), commands[0]))
+            instead = None if understood.instead is None else allowed.get(
+                self._unprefixed(understood.instead) if prefixed else understood.instead)
+            return self.ask(Question(spelled(phrase.words), commands[0], instead=instead))
         return commands
 
     def ask(self, question: Question) -> list[Command]:
@@ -221,11 +226,26 @@ class VoiceControl:
             return []
         question, self.question = self.question, None
         if answers[understood.phrase] == "no":
-            self.say(_("Cancelled."))
-            return []
+            return self._ask_instead(state, question.instead)
         if question.dictation is not None:
             return self._start_dictation(question.dictation)
         return [] if question.command is None else [question.command]
+
+    def _ask_instead(self, state: GameState, phrase: Phrase | None) -> list[Command]:
+        """After a "no": `phrase` (what else was likely said) asked about in turn, if it is a
+        command; else the question is cancelled."""
+        if phrase is None or phrase.dictation is not None or phrase.line == HELP:
+            commands = []
+        else:
+            commands = self._commands_of(state, phrase)
+        if phrase is None or not commands:
+            self.say(_("Cancelled."))
+            return []
+        return self.ask(Question(spelled(phrase.words), commands[0]))
+
+    def _commands_of(self, state: GameState, phrase: Phrase) -> list[Command]:
+        """The command a phrase with no free words says: its move, or its line read."""
+        return [phrase.action] if phrase.action is not None else self._command(state, phrase.line)
 
     def _start_dictation(self, phrase: Phrase) -> list[Command]:
         self.dictating = phrase

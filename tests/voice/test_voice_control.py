@@ -292,6 +292,39 @@ def test_a_position_with_a_rhyming_letter_is_asked_about_with_the_spelling_alpha
     assert voice.hear(state, "flip a three", "Flip A3.") == [Action("flip", None, ("A3",))]  # A rhymes with none
 
 
+def test_on_no_the_phrase_that_made_the_question_doubtful_is_asked_about_in_turn_once() -> None:
+    """The grammar heard "flip b three", the free words "Flip D3.": told "no" about bravo, the host
+    asks about delta (a player repeating it would be misheard the same way); a second "no" cancels."""
+    state, voice = match("storytelling").state, Voice("storytelling")
+    assert voice.hear(state, "flip b three", "Flip D3.") == []
+    assert voice.said[-1] == "Did you say: flip bravo three? Say yes or no."
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Did you say: flip delta three? Say yes or no."
+    assert voice.hear(state, "yes") == [Action("flip", None, ("D3",))]
+    voice.hear(state, "flip b three", "Flip D3.")
+    voice.hear(state, "no")
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled." and voice.control.question is None
+
+
+def test_on_no_to_a_rhyme_nothing_else_is_asked_when_two_letters_rhyme_with_it_as_well() -> None:
+    """Both passes heard "b three": "c three" and "d three" rhyme with it alike, so which one was
+    said, if not B, is not known; nothing else is asked."""
+    state, voice = match("storytelling").state, Voice("storytelling")
+    voice.hear(state, "flip b three", "Flip B3.")
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled."
+
+
+def test_on_no_the_phrase_the_grammar_heard_is_asked_about() -> None:
+    """The free words chose "Leo voted four" where the grammar heard "leo voted for": the other
+    vote the grammar heard is what was said if the chosen one was not."""
+    state, voice = match("dixit").state, Voice("dixit", deciding=BY_FREE_WORDS)
+    for line in ["storyteller Nina", "clue far away", "shown"]:
+        state.apply(state.parse(line))
+    assert voice.hear(state, "leo voted two", "Leo voted 4.") == []
+    assert voice.said[-1] == "Did you say: leo voted four? Say yes or no."
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Did you say: leo voted two? Say yes or no."
+    assert voice.hear(state, "yes") == [Action("vote", "Leo", ("2",))]
+
+
 def test_whispers_grammar_chooses_the_position_and_a_rhyme_is_asked_about() -> None:
     """Piper's joe said "c one": Whisper held to each phrase found "c one" likeliest, and its free
     words were "T1" (tests/benchmarks/bench_commands.py)."""
