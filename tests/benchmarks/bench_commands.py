@@ -68,6 +68,7 @@ from host.storage.decks import load_tale  # noqa: E402
 from host.voice.control import Question, VoiceControl  # noqa: E402
 from host.voice.phrases import Names, Phrase, host_lines  # noqa: E402
 from nlp.commands import BY_GRAMMAR, BY_WHISPERS_GRAMMAR, SPELLING_ALPHABET, Deciding, alike, no_words, number_words, spoken, yes_words  # noqa: E402
+from nlp.ticks import HeardWord  # noqa: E402
 from tests.speech.audio import finals, read_pcm, seconds, stream, synthesize  # noqa: E402
 from tests.voice import recordings  # noqa: E402
 
@@ -271,7 +272,9 @@ def story_sentences() -> list[str]:
 
 # --- deciding -----------------------------------------------------------------------------------
 
-OUTCOMES = ("taken right", "taken WRONG", "asked right", "asked wrong", "dropped")
+OUTCOMES = ("taken right", "taken WRONG", "asked right", "asked right after no", "asked wrong", "dropped")
+#: the outcomes where the command said is carried out in the end
+RIGHT = ("taken right", "asked right", "asked right after no")
 
 
 @dataclass
@@ -308,10 +311,19 @@ def decide_new(case: Case, heard: Sequence[Hypothesis], deciding: Deciding = BY_
         if control.dictating is not None:  # a dictation started: its line is what was meant
             return Decided(outcome(case, True, control.dictating.line), control.dictating.line, shown)
         if control.question is not None:
-            question = control.question
-            line = str(question.command) if question.command else question.dictation.line if question.dictation else None
+            line = asked_line(control.question)
+            if line != case.line and control.question.instead is not None:
+                # the player says no, and the host asks about the phrase that made it doubtful
+                control.hear(case.state, Hypothesis((HeardWord(no_words()[0]),), True, loose=no_words()[0]))
+                if control.question is not None and case.line is not None and asked_line(control.question) == case.line:
+                    return Decided("asked right after no", case.line, shown)
             return Decided(outcome(case, False, line), line, shown)
     return Decided("dropped", None, shown)
+
+
+def asked_line(question: Question) -> str | None:
+    """The line a question would carry out on yes."""
+    return str(question.command) if question.command else question.dictation.line if question.dictation else None
 
 
 def decide_grammar(case: Case, heard: Sequence[Hypothesis]) -> Decided:
@@ -409,8 +421,8 @@ def pct(part: int, whole: int) -> str:
 
 
 def table(results: list[Result], voices: Sequence[str], kind: str) -> None:
-    print(f"\n{kind}: right in the end (at once + after yes) / taken at once right / asked right / "
-          "taken WRONG / asked wrong / dropped")
+    print(f"\n{kind}: right in the end (at once, after yes, or after no to another question and yes) / taken at "
+          "once right / asked right (+ after no) / taken WRONG / asked wrong / dropped")
     print("| voice | n | " + " | ".join(DECIDERS) + " |\n|---|---|" + "---|" * len(DECIDERS))
     for voice in voices:
         group = [r for r in results if r.voice == voice and r.case.kind == kind]
@@ -419,8 +431,9 @@ def table(results: list[Result], voices: Sequence[str], kind: str) -> None:
         cells = []
         for decider in DECIDERS:
             count = Counter(r.decided[decider].outcome for r in group)
-            right = count["taken right"] + count["asked right"]
-            cells.append(f"**{right / len(group):.1%}** ({count['taken right']} / {count['asked right']} / "
+            right = sum(count[outcome] for outcome in RIGHT)
+            cells.append(f"**{right / len(group):.1%}** ({count['taken right']} / {count['asked right']} "
+                         f"+ {count['asked right after no']} / "
                          f"{count['taken WRONG']} / {count['asked wrong']} / {count['dropped']})")
         print(f"| {voice} | {len(group)} | " + " | ".join(cells) + " |")
 
@@ -443,7 +456,7 @@ def failures(results: list[Result]) -> None:
     print("\nThe new decision's failures (commands not right in the end; no-commands taken or asked):")
     for r in results:
         decided = r.decided["new"]
-        bad = decided.outcome not in ("taken right", "asked right") if r.case.kind != "none" else decided.outcome != "dropped"
+        bad = decided.outcome not in RIGHT if r.case.kind != "none" else decided.outcome != "dropped"
         if bad:
             print(f"  {r.voice:12} {r.case.label}: {r.case.words!r} -> {decided.outcome} {decided.line!r}; heard {decided.heard}")
 

@@ -40,7 +40,7 @@ from host.storage.catalogs import translations  # noqa: E402
 from host.voice.phrases import Names, said_command  # noqa: E402
 from nlp.commands import BY_FREE_WORDS, BY_WHISPERS_GRAMMAR, fold, no_words, number_names, spelled, yes_words  # noqa: E402
 from tests.benchmarks.bench_commands import (  # noqa: E402
-    HOST_STORYTELLER, OUTCOMES, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
+    HOST_STORYTELLER, OUTCOMES, RIGHT, YES_NO, Case, flip_until, play, stories, storytelling, decide_new,
 )
 from tests.speech.audio import finals, read_pcm, seconds, stream, synthesize  # noqa: E402
 
@@ -153,18 +153,18 @@ def main(argv: list[str]) -> int:
             by_label.setdefault(case.label, Counter())[now.outcome] += 1
             print(f"[{i + 1}/{len(all_cases)}] {case.label}: {text!r} -> "
                   + " | ".join(decision.outcome for decision in decided.values()) + f" ({now.heard})", file=sys.stderr)
-            if now.outcome not in ("taken right", "asked right"):
+            if now.outcome not in RIGHT:
                 failed.append(f"  {case.label}: {text!r} ({spelled(case.words)!r}) -> {now.outcome} "
                               f"{now.line!r}; heard {now.heard}")
     print(f"commands in {language}, voice {voice}, Whisper base forced to {language} (target: 95 % right)")
     for name, count in counts.items():
         total = sum(count.values())
-        right = count["taken right"] + count["asked right"]
+        right = sum(count[outcome] for outcome in RIGHT)
         print(f"{'*' if name == HOST else ' '} {name}: {right}/{total} right ({right / total:.1%})")
         print("    " + " / ".join(f"{outcome} {count[outcome]}" for outcome in OUTCOMES))
     print(f"by state ({HOST}, the host's):")
     for label, count in by_label.items():
-        print(f"  {label}: {count['taken right'] + count['asked right']}/{sum(count.values())} right")
+        print(f"  {label}: {sum(count[outcome] for outcome in RIGHT)}/{sum(count.values())} right")
     print(f"recognition: {busy:.1f} s for {audio:.1f} s of audio ({busy / audio:.2f} of real time)")
     if failed:
         print("not right in the end:")
