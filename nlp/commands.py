@@ -15,8 +15,9 @@ better than any phrase meaning something else, and no phrase of another meaning 
 by a rhyming letter alone (B, C, D, E, G, P, T, V, Z: "b three" and "d three" sound alike to any
 recognizer and any listener); otherwise the host asks first, or, when the loose pass fits the
 phrase too little, it was no command. A doubt that names one phrase of another meaning (the
-grammar's, one the loose pass fits as well, the one rhyme it fits best) names what was said if
-the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo three") a
+grammar's, one the loose pass fits as well, the rhyme it fits best or, fitting two alike, the one
+whose letter's name begins most like it: "bee" is heard for "dee" rather than "see") names what
+was said if the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo three") a
 letter rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
 recognizer's grammar is measured to choose worse than its free words (`Deciding`); there, when
 the loose pass fits its choice too little, the host asks about the grammar's phrase.
@@ -62,6 +63,15 @@ ROMAN = {"ii": 2, "iii": 3, "iv": 4, "vi": 6, "vii": 7, "viii": 8}
 #: the letters whose names rhyme ("bee", "see", "dee", ...): two phrases that differ by one of
 #: them alone are never told apart surely
 RHYMING_LETTERS = frozenset("bcdegptvz")
+#: how the name of each rhyming letter begins, as voicing, place and manner of articulation (E's
+#: with no consonant): the fewer of these two letters differ in, the likelier one is heard for
+#: the other ("bee" and "dee" differ in place alone, "bee" and "see" in all three)
+LETTER_ONSETS = {
+    "b": ("voiced", "labial", "stop"), "p": ("voiceless", "labial", "stop"), "d": ("voiced", "alveolar", "stop"),
+    "t": ("voiceless", "alveolar", "stop"), "c": ("voiceless", "alveolar", "fricative"),
+    "z": ("voiced", "alveolar", "fricative"), "v": ("voiced", "labial", "fricative"),
+    "g": ("voiced", "postalveolar", "affricate"), "e": ("", "", ""),
+}
 #: the NATO spelling alphabet, as words a recognizer spells ("x ray": hyphens are split)
 SPELLING_ALPHABET = dict(zip("abcdefghijklmnopqrstuvwxyz", (
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
@@ -160,6 +170,13 @@ def rhyme(phrase: str, other: str) -> bool:
     return len(a) == len(b) and len(differ) == 1 and all(w in RHYMING_LETTERS for w in differ[0])
 
 
+def onset_distance(phrase: str, other: str) -> int:
+    """Of two rhyming phrases, in how many of voicing, place and manner their letters' names begin
+    differently: 1 for "b three" and "d three", 3 for "b three" and "c three"."""
+    x, y = next((x, y) for x, y in zip(phrase.split(), other.split()) if x != y)
+    return sum(a != b for a, b in zip(LETTER_ONSETS[x], LETTER_ONSETS[y]))
+
+
 @dataclass(frozen=True)
 class Understood:
     """The allowed phrase taken for what was said, how sure (0..1) that it was said, and the
@@ -245,7 +262,10 @@ def understand(
         return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase", loose_fits=False)
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
-    rhyming = sorted((phrase for phrase in rivals if rhyme(best, phrase)), key=agreement.__getitem__, reverse=True)
+    def likelier(phrase: str) -> tuple[float, int]:  # a rhyme the loose pass fits better, then one sounding closer
+        return -agreement[phrase], onset_distance(best, phrase)
+
+    rhyming = sorted((phrase for phrase in rivals if rhyme(best, phrase)), key=likelier)
     doubt = other = None
     if meaning[said] != meaning[best]:
         doubt, other = f"the grammar heard {allowed[said]!r}", said
@@ -253,8 +273,8 @@ def understand(
         doubt, other = f"it sounds as much like {allowed[rival]!r}", rival
     elif rhyming:
         doubt = f"it rhymes with {allowed[rhyming[0]]!r}"
-        # which rhyme was said is known only when the loose pass fits one better than the others
-        if len(rhyming) == 1 or agreement[rhyming[0]] > agreement[rhyming[1]]:
+        # which rhyme was said is known only when one is likelier than the others
+        if len(rhyming) == 1 or likelier(rhyming[0]) < likelier(rhyming[1]):
             other = rhyming[0]
     floor = ASK_BELOW if chosen else deciding.check_below
     if doubt is None or agreement[best] < SURE:

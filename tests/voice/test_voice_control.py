@@ -305,11 +305,19 @@ def test_on_no_the_phrase_that_made_the_question_doubtful_is_asked_about_in_turn
     assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled." and voice.control.question is None
 
 
-def test_on_no_to_a_rhyme_nothing_else_is_asked_when_two_letters_rhyme_with_it_as_well() -> None:
-    """Both passes heard "b three": "c three" and "d three" rhyme with it alike, so which one was
-    said, if not B, is not known; nothing else is asked."""
+def test_on_no_to_a_rhyme_the_letter_whose_name_begins_most_alike_is_asked_about() -> None:
+    """Both passes heard "b three": "c three" and "d three" rhyme with it, and the free words fit
+    both alike; "dee" begins as "bee" does but for the place ("see" differs in all three)."""
     state, voice = match("storytelling").state, Voice("storytelling")
     voice.hear(state, "flip b three", "Flip B3.")
+    assert voice.hear(state, "no") == [] and voice.said[-1] == "Did you say: flip delta three? Say yes or no."
+
+
+def test_on_no_to_a_rhyme_nothing_else_is_asked_when_two_rhymes_are_as_likely() -> None:
+    """"grid column e": "bee", "see", "dee" and "gee" each begin with a consonant E's name lacks."""
+    state, voice = match("storytelling").state, Voice("storytelling")
+    assert voice.hear(state, "grid column e", "Grid column E.") == []
+    assert voice.said[-1] == "Did you say: grid column e? Say yes or no."
     assert voice.hear(state, "no") == [] and voice.said[-1] == "Cancelled."
 
 
