@@ -17,8 +17,8 @@ recognizer and any listener); otherwise the host asks first, or, when the loose 
 phrase too little, it was no command. A doubt that names one phrase of another meaning (the
 grammar's, one the loose pass fits as well, the rhyme it fits best or, fitting two alike, the one
 whose letter's name begins most like it: "bee" is heard for "dee" rather than "see") names what
-was said if the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo three") a
-letter rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
+was said if the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo
+three") a letter rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
 recognizer's grammar is measured to choose worse than its free words (`Deciding`); there, when
 the loose pass fits its choice too little, the host asks about the grammar's phrase.
 """
@@ -262,6 +262,7 @@ def understand(
         return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase", loose_fits=False)
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
+
     def likelier(phrase: str) -> tuple[float, int]:  # a rhyme the loose pass fits better, then one sounding closer
         return -agreement[phrase], onset_distance(best, phrase)
 

@@ -234,14 +234,12 @@ class VoiceControl:
     def _ask_instead(self, state: GameState, phrase: Phrase | None) -> list[Command]:
         """After a "no": `phrase` (what else was likely said) asked about in turn, if it is a
         command; else the question is cancelled."""
-        if phrase is None or phrase.dictation is not None or phrase.line == HELP:
-            commands = []
-        else:
+        if phrase is not None and phrase.dictation is None and phrase.line != HELP:
             commands = self._commands_of(state, phrase)
-        if phrase is None or not commands:
-            self.say(_("Cancelled."))
-            return []
-        return self.ask(Question(spelled(phrase.words), commands[0]))
+            if commands:
+                return self.ask(Question(spelled(phrase.words), commands[0]))
+        self.say(_("Cancelled."))
+        return []
 
     def _commands_of(self, state: GameState, phrase: Phrase) -> list[Command]:
         """The command a phrase with no free words says: its move, or its line read."""
