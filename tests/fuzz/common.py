@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from games.base import Match
+from nlp.referee import LANGUAGES as TERM_RULES
 from host.cli.catalog import make
+from host.storage.catalogs import languages
 from host.storage.decks import load_opening_cards, load_tale
 from host.session.inputs import ScriptSource
 from host.commands import HOST_COMMANDS, command_named
@@ -38,8 +40,9 @@ TERMS = {"en": ["igloo", "penguin", "walrus", "sled", "blizzard", "violin", "har
                 "ladder", "pepper", "meadow", "kettle", "sandal"],
          "es": ["iglú", "pingüino", "morsa", "trineo", "ventisca", "violín", "puerto", "farol", "loro", "castillo",
                 "escalera", "pimienta", "prado", "tetera", "sandalia"]}
-#: the languages each game is played in (Stories! where its term rules are written)
-LANGUAGES = {"stories": ("en", "es"), "storytelling": ("en", "es", "ca", "de"), "dixit": ("en", "es", "ca", "de")}
+#: the languages each game is played in: every language storyhost speaks, Stories! where its term rules are written
+LANGUAGES = {game: tuple(code for code in languages() if game != "stories" or code in TERM_RULES)
+             for game in ("stories", "storytelling", "dixit")}
 
 
 def settings_for(game: str, seed: int, language: str = "en") -> dict[str, object]:
