@@ -104,7 +104,8 @@ class _Converter:
 
 
 class MicrophoneSource:
-    """A live microphone. Iterating yields chunks as they arrive (about every `block_ms`).
+    """A live microphone. Iterating yields chunks as they arrive (about every `block_ms`; what
+    arrived while the reader was busy comes as one chunk).
 
     When no sound arrives for `lost_after` seconds, or PortAudio stops the stream (the device was
     unplugged), iteration raises `MicrophoneLost`; call `reconnect()` and iterate again.
@@ -213,6 +214,7 @@ class MicrophoneSource:
                     raise MicrophoneLost(_("{microphone} stopped sending sound: is it still plugged in?").format(
                         microphone=self.named)) from None
                 continue
+            data, arrived = self._with_waiting(data, arrived)
             self._last_arrival, self._delivered = arrived, True
             self._report_overflows()
             assert self._converter is not None
@@ -221,6 +223,17 @@ class MicrophoneSource:
             chunk = self._converter.convert(samples, arrived)
             if chunk is not None:
                 return chunk
+
+    def _with_waiting(self, data: bytes, arrived: float) -> tuple[bytes, float]:
+        """The block and those queued behind it, as one: a reader that fell behind (a decode took
+        longer than the sound it decoded) catches up in one step, not block after block."""
+        blocks = [data]
+        while True:
+            try:
+                data, arrived = self._queue.get_nowait()
+            except queue.Empty:
+                return b"".join(blocks), arrived
+            blocks.append(data)
 
     def _report_overflows(self) -> None:
         count, when = self._reported
@@ -299,8 +312,9 @@ def native_stderr_silenced() -> Iterator[None]:
 class FileSource:
     """A WAV or FLAC file (soundfile/libsndfile reads both), as mono chunks at `rate`.
 
-    `realtime`: each chunk is yielded when a microphone would have delivered it; otherwise as
-    fast as they can be converted.
+    `realtime`: each chunk is yielded when a microphone would have delivered it (what came while
+    the reader was busy in one chunk, as MicrophoneSource does); otherwise as fast as they can be
+    converted.
     """
 
     def __init__(self, path: Path | str, rate: int = RATE, realtime: bool = False, block_ms: int = 30) -> None:
@@ -327,15 +341,18 @@ class FileSource:
         frames = 0
         done = False
         while not done:
+            wanted = blocksize
+            if self.realtime:  # a microphone delivers a block once its last sample was heard
+                time.sleep(max(0.0, start + (frames + blocksize) / self.native_rate - time.monotonic()))
+                heard = int((time.monotonic() - start) * self.native_rate) - frames
+                wanted = max(blocksize, heard // blocksize * blocksize)  # and those heard meanwhile, as one
             try:
-                samples = self._file.read(blocksize, dtype="float32", always_2d=True)
+                samples = self._file.read(wanted, dtype="float32", always_2d=True)
             except soundfile.LibsndfileError as error:  # the header was fine, the rest is not
                 raise AudioFileError(_("Cannot read {file} to the end ({error}): give a complete WAV or FLAC file.")
                                      .format(file=self.path, error=error)) from error
-            done = len(samples) < blocksize
+            done = len(samples) < wanted
             frames += len(samples)
-            if self.realtime:  # a microphone delivers a block once its last sample was heard
-                time.sleep(max(0.0, start + frames / self.native_rate - time.monotonic()))
             chunk = converter.convert(samples, time.monotonic(), last=done)
             if chunk is not None:
                 yield chunk
@@ -362,25 +379,30 @@ class SpeakingState(Protocol):
 
 @dataclass
 class MicGate:
-    """Drops microphone chunks heard while the host speaks and for `tail` seconds after.
+    """Silences what the microphone heard while the host spoke and for `tail` seconds after.
 
     There is no echo cancellation: without this storyhost would hear, and tick, its own words.
-    Chunks are judged by when they were captured, not when they are read: a reader running
-    behind still drops what was heard during speech, and still gets the player's last words
-    from just before the host began to speak.
+    Sound is judged by when it was captured, not when it is read, sample by sample: a reader
+    running behind (handed seconds in one chunk) still loses what was heard during speech, and
+    still gets the player's last words from just before the host began to speak.
     """
 
     speaker: SpeakingState
     tail: float = 0.3
-    dropped: int = 0
+    muted: int = 0  # chunks silenced, whole or in part
 
-    def admits(self, chunk: AudioChunk) -> bool:
+    def mute(self, chunk: AudioChunk) -> AudioChunk:
+        """The chunk, with silence where the host was heard; as long as it was, so that the
+        recognizer's clock stays the stream's."""
         began = chunk.captured_at - chunk.duration
-        for start, end in self.speaker.sound_intervals:
-            if chunk.captured_at >= start and began < end + self.tail:
-                self.dropped += 1
-                return False
-        return True
-
-    def filter(self, chunks: Iterable[AudioChunk]) -> Iterator[AudioChunk]:
-        return (chunk for chunk in chunks if self.admits(chunk))
+        samples = len(chunk.pcm) // 2
+        spans = [(round(max(0.0, (start - began) * chunk.rate)), round(min(samples, (end + self.tail - began) * chunk.rate)))
+                 for start, end in self.speaker.sound_intervals]  # the end is infinite while the host speaks
+        spans = [(first, last) for first, last in spans if first < last]
+        if not spans:
+            return chunk
+        self.muted += 1
+        pcm = bytearray(chunk.pcm)
+        for first, last in spans:
+            pcm[2 * first : 2 * last] = bytes(2 * (last - first))
+        return AudioChunk(bytes(pcm), chunk.rate, chunk.time, chunk.captured_at)

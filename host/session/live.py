@@ -17,7 +17,7 @@ from games.language import _
 from host.audio.sources import AudioChunk, AudioDeviceError, MicGate, Microphone, MicrophoneLost
 from host.session.events import ClockWake, Heard, InputEnded, InputEvent, MicrophoneBack, MicrophoneGone, Typed
 from host.session.inputs import Listening, reveal, set_echo
-from host.speech.hearing import hear, muted
+from host.speech.hearing import hear
 from host.speech.recognizer import Recognizer
 
 
@@ -168,7 +168,7 @@ class LiveInput:
         try:
             while not stop.is_set():
                 try:
-                    for heard in hear(self._retuned(until(stop, muted(microphone, self.gate))), self.recognizer, finish=False):
+                    for heard in hear(self._retuned(until(stop, map(self.gate.mute, microphone))), self.recognizer, finish=False):
                         self._queue.put(heard)
                         at = heard.at
                     return  # stopped, or the source ended (a file standing in for a microphone)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from host.audio.sources import AudioChunk, MicGate
+from host.audio.sources import AudioChunk
 from host.speech.recognizer import Hypothesis, Recognizer
 
 
@@ -17,13 +17,6 @@ class Heard:
 
     hypothesis: Hypothesis
     at: float
-
-
-def muted(chunks: Iterable[AudioChunk], gate: MicGate) -> Iterator[AudioChunk]:
-    """While the host speaks the microphone is muted: silence replaces the chunk, so the
-    recognizer's clock stays the stream's clock."""
-    for chunk in chunks:
-        yield chunk if gate.admits(chunk) else AudioChunk(bytes(len(chunk.pcm)), chunk.rate, chunk.time, chunk.captured_at)
 
 
 def hear(chunks: Iterable[AudioChunk], recognizer: Recognizer, finish: bool = True) -> Iterator[Heard]:

@@ -7,7 +7,8 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   `END_SILENCE` of quiet. Nothing else is ever decoded: silence, noise and music cost nothing
   and say nothing.
 - During an utterance the buffer (its audio so far) is decoded every `INTERVAL` of audio, when
-  it holds `MIN_SPEECH` of speech. A word is committed once two successive decodes agree on it
+  it holds `MIN_SPEECH` of speech, at most once per chunk: a reader that fell behind the
+  microphone is handed what waited as one chunk (host/audio/sources.py) and decodes it once. A word is committed once two successive decodes agree on it
   (a sentence end too), the LocalAgreement-2 policy of ufal/whisper_streaming: Whisper's last
   words in a buffer that cuts speech short are guesses it often revises, the words both decodes
   share rarely change. Partial hypotheses show committed words only, so a word shown is never
@@ -155,8 +156,8 @@ class WhisperRecognizer:
     is open (byte-pair pieces spell any word), so `knows` says yes to any plain word.
 
     `accept` decodes on the caller's thread, like the other adapters, twice a second while
-    someone speaks; a decode of the tiny model takes about 0.2 s on two idle cores, and
-    the microphone buffers 10 s of chunks meanwhile (host/audio/sources.py)."""
+    someone speaks; a decode of the tiny model takes 0.25 to 0.65 s on two idle cores (the
+    longer the buffer, the longer), and what the microphone heard meanwhile comes as one chunk."""
 
     sample_rate = SAMPLE_RATE
 
@@ -220,6 +221,7 @@ class WhisperRecognizer:
         for probability in self._vad.probabilities(samples):
             self._vad_at += _WINDOW
             out += self._judge(float(probability))
+        out += self._decode_if_due()
         if not self._speaking:
             lead_in = int(LEAD_IN * self.sample_rate)
             if len(self._audio) > lead_in:
@@ -257,7 +259,7 @@ class WhisperRecognizer:
 
     # -- utterances ----------------------------------------------------------------------------
     def _judge(self, probability: float) -> list[Hypothesis]:
-        """One VAD window, ending at stream sample self._vad_at: open, decode or end an utterance."""
+        """One VAD window, ending at stream sample self._vad_at: open or end an utterance."""
         end = self._vad_at
         if not self._speaking:
             if probability < SPEECH_ON:
@@ -276,10 +278,18 @@ class WhisperRecognizer:
             return self._end_utterance(end)
         if self._commands:
             self._keep_command(end)
-        elif end >= self._next_decode:
-            self._next_decode = end + int(INTERVAL * self.sample_rate)
-            if end - self._audio_start >= FIRST_DECODE * self.sample_rate and self._speaks():
-                return self._agree(self._decode(end), end)
+        return []
+
+    def _decode_if_due(self) -> list[Hypothesis]:
+        """The buffer decoded up to the last window judged, if `INTERVAL` has passed since the
+        last decode: once per `accept` at most, so that a reader behind the microphone, handed
+        all that waited in one chunk, decodes it once instead of falling further behind."""
+        end = self._vad_at
+        if not self._speaking or self._commands or end < self._next_decode:
+            return []
+        self._next_decode = end + int(INTERVAL * self.sample_rate)
+        if end - self._audio_start >= FIRST_DECODE * self.sample_rate and self._speaks():
+            return self._agree(self._decode(end), end)
         return []
 
     def _speaks(self) -> bool:

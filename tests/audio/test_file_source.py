@@ -56,6 +56,18 @@ def test_a_flac_file_read_in_real_time_takes_as_long_as_it_lasts(stereo_flac, sp
     assert similarity > 0.95  # the same speech, mixed down to mono and resampled
 
 
+@pytest.mark.slow
+def test_a_file_read_in_real_time_by_a_reader_that_fell_behind_gives_what_waited_in_one_chunk(speech_wav):
+    source = FileSource(speech_wav, rate=16000, realtime=True)
+    first = next(source)
+    time.sleep(0.5)
+    waited, after = next(source), next(source)
+    source.close()
+    assert waited.duration >= 0.4 and after.duration < 0.1
+    assert waited.time == pytest.approx(first.time + first.duration, abs=1e-6)
+    assert after.time == pytest.approx(waited.time + waited.duration, abs=1e-6)
+
+
 def test_a_missing_or_unreadable_file_is_one_clear_error(tmp_path):
     with pytest.raises(AudioFileError, match="no such file.*WAV or FLAC"):
         FileSource(tmp_path / "missing.wav")

@@ -42,7 +42,8 @@ recognizer loaded: the live round's is tests/benchmarks/bench_live.py's.
 --cards tells each story after a card's sentence of the built-in deck (one on which none of its
 terms is), and compares the stories heard without a context and with the card as the context.
 --live feeds each story in real time to a recognizer opened live (its confirmations on their
-own thread, as in a game): the live clock is then the wall clock. --right-context N measures what
+own thread, as in a game; what came while it was busy handed over as one chunk, as a microphone
+does): the live clock is then the wall clock. --right-context N measures what
 nlp.ticks.RIGHT_CONTEXT = N would give; --mistakes lists every wrong judgement with the final
 transcripts.
 """
@@ -210,19 +211,30 @@ def listen(story: dict[str, Any], audio: Path, recognizer: Recognizer, clock: Co
 def _listen_realtime(told: HeardStory, chunks: list[Any], recognizer: Recognizer) -> HeardStory:
     """The wall clock from the first chunk; CPU time all in `cpu_decoding` (the threads overlap)."""
     start, cpu = time.perf_counter(), time.process_time()
-    for index in range(len(chunks) + 1):
-        chunk = chunks[min(index, len(chunks) - 1)]
-        at = chunk.time + chunk.duration
-        if index < len(chunks):
-            time.sleep(max(0.0, start + at - time.perf_counter()))
-        out = recognizer.accept(chunk.pcm) if index < len(chunks) else recognizer.finish()
-        now = time.perf_counter() - start
-        for hypothesis in out:
-            told.heard.append(Heard(hypothesis, at))
-            told.live[id(hypothesis)] = told.live_stream[id(hypothesis)] = now
+    index = 0
+    while index < len(chunks):
+        time.sleep(max(0.0, start + _end_of(chunks[index]) - time.perf_counter()))
+        waited = index + 1  # and the chunks that came meanwhile, handed over together as a microphone does
+        while waited < len(chunks) and start + _end_of(chunks[waited]) <= time.perf_counter():
+            waited += 1
+        _told(told, recognizer.accept(b"".join(c.pcm for c in chunks[index:waited])), _end_of(chunks[waited - 1]), start)
+        index = waited
+    _told(told, recognizer.finish(), _end_of(chunks[-1]), start)
     told.end = time.perf_counter() - start
     told.cpu_decoding = time.process_time() - cpu
     return told
+
+
+def _told(told: HeardStory, out: list[Hypothesis], at: float, start: float) -> None:
+    """Hypotheses that came out of the chunks up to audio time `at`, stamped with the wall clock."""
+    now = time.perf_counter() - start
+    for hypothesis in out:
+        told.heard.append(Heard(hypothesis, at))
+        told.live[id(hypothesis)] = told.live_stream[id(hypothesis)] = now
+
+
+def _end_of(chunk: Any) -> float:
+    return float(chunk.time + chunk.duration)
 
 
 def tracker_for(referee: TermReferee, story: dict[str, Any], policy: Policy, **options: Any) -> ReconcilingTracker:

@@ -7,6 +7,7 @@ import re
 import subprocess
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -278,3 +279,26 @@ def test_utterances_finished_while_the_confirming_thread_is_busy_are_confirmed_t
     streamed = [h for h in heard if h.final and not h.confirmed]
     assert batches == [2] and len(streamed) == 2
     assert [len(h.words) > 0 for h in heard if h.confirmed] == [True, True]
+
+
+def test_a_reader_behind_the_microphone_decodes_what_waited_once(recognizer, arctic, monkeypatch):
+    """Seconds of a sentence handed over in one chunk (a reader that fell behind, as
+    MicrophoneSource hands them) are decoded once, up to their end, not every INTERVAL of them;
+    the words are all heard by the end."""
+    decodes: list[float] = []  # where each decode's audio ended
+    transcribe = whisper_recognizer.transcribe
+
+    def counted(model: whisper_decoding.ShortWindowWhisper, audio: np.ndarray, offset: float,
+                *rest: Any) -> list[whisper_decoding.Word]:
+        decodes.append(offset + len(audio) / RATE)
+        return transcribe(model, audio, offset, *rest)
+
+    monkeypatch.setattr(whisper_recognizer, "transcribe", counted)
+    speech = speech_spans(arctic)[0]
+    start, behind = int((speech[0] + 1.2) * RATE) * 2, int((speech[1] - 0.2) * RATE) * 2
+    heard = [h for chunk in chunks(arctic[:start]) for h in recognizer.accept(chunk)]
+    before = len(decodes)
+    heard += recognizer.accept(arctic[start:behind])
+    assert len(decodes) == before + 1 and decodes[-1] == pytest.approx(behind / 2 / RATE, abs=0.04)
+    heard += [h for chunk in chunks(arctic[behind:]) for h in recognizer.accept(chunk)] + recognizer.finish()
+    assert len({"polar", "bears", "snow"} & set(plain(finals([(0.0, h) for h in heard])))) >= 2
