@@ -78,17 +78,29 @@ def synthesize(
     return out
 
 
-def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL) -> Path:
+def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL, loudness: bool = False) -> Path:
     """`speech` with a second person (`voice`, saying TABLE_TALK over and over from the start)
-    talking across the table at `level` times the amplitude, cut to the length of `speech`."""
+    talking across the table at `level` times the amplitude, cut to the length of `speech`; with
+    `loudness`, at `level` times the speech's loudness (`speaking_level`: Piper's voices speak
+    about twice as loud as festival's, so that `level` times their amplitude is more)."""
     talk_file = synthesize(TABLE_TALK, folder, voice, gap=0.4)
-    out = folder / f"{speech.stem}-with-{talk_file.stem}-{level}.wav"
+    out = folder / f"{speech.stem}-with-{talk_file.stem}-{level}{'-loudness' if loudness else ''}.wav"
     if out.exists():
         return out
     main = np.frombuffer(read_pcm(speech), dtype="<i2").astype(np.float64)
     talk = np.frombuffer(read_pcm(talk_file), dtype="<i2").astype(np.float64)
+    if loudness:
+        talk *= speaking_level(main) / speaking_level(talk)
     talk = np.tile(talk, len(main) // len(talk) + 1)[: len(main)]
     return write_pcm(out, np.clip(main + level * talk, -32768, 32767).astype("<i2").tobytes())
+
+
+def speaking_level(samples: np.ndarray, rate: int = RATE) -> float:
+    """The loudness of a voice: the RMS of its 10 ms frames within 20 dB of its loudest, so that
+    pauses do not count."""
+    frames = samples[: len(samples) // (rate // 100) * (rate // 100)].reshape(-1, rate // 100)
+    energy = np.sqrt(np.mean(frames**2, axis=1))
+    return float(np.sqrt(np.mean(energy[energy >= energy.max() / 10] ** 2)))
 
 
 def write_pcm(path: Path, pcm: bytes) -> Path:

@@ -33,6 +33,17 @@ def test_table_talk_is_mixed_in_at_a_third_of_the_amplitude(synthesize: Callable
     assert np.abs(talk - audio.TALK_LEVEL * said[: len(talk)]).max() <= 1.0  # rounding only
 
 
+def test_table_talk_can_be_mixed_in_at_a_third_of_the_loudness(synthesize: Callable[..., Path], tmp_path: Path) -> None:
+    """Piper speaks louder than festival: matched in loudness, the talk is scaled down further."""
+    speech = synthesize("We saw polar bears and seals.", voice=audio.FESTIVAL)
+    alone = np.frombuffer(audio.read_pcm(speech), "<i2").astype(np.float64)
+    talk = np.frombuffer(audio.read_pcm(audio.with_talk(speech, tmp_path, loudness=True)), "<i2").astype(np.float64) - alone
+    said = np.frombuffer(audio.read_pcm(audio.synthesize(audio.TABLE_TALK, tmp_path, audio.PIPER, gap=0.4)), "<i2").astype(np.float64)
+    assert audio.speaking_level(said) > 1.5 * audio.speaking_level(alone)  # why it matters
+    scale = audio.TALK_LEVEL * audio.speaking_level(alone) / audio.speaking_level(said)
+    assert np.abs(talk - scale * said[: len(talk)]).max() <= 1.0  # rounding only
+
+
 def test_table_talk_says_no_term_of_the_corpus() -> None:
     """The benchmarks count every tick from the table talk as a false one, so no word of it may
     tick a term of the corpus, inflections and sound-alikes included."""
