@@ -98,9 +98,14 @@ def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TAL
 def speaking_level(samples: np.ndarray, rate: int = RATE) -> float:
     """The loudness of a voice: the RMS of its 10 ms frames within 20 dB of its loudest, so that
     pauses do not count."""
-    frames = samples[: len(samples) // (rate // 100) * (rate // 100)].reshape(-1, rate // 100)
-    energy = np.sqrt(np.mean(frames**2, axis=1))
-    return float(np.sqrt(np.mean(energy[energy >= energy.max() / 10] ** 2)))
+    power = frame_powers(samples, rate)
+    return float(np.sqrt(np.mean(power[power >= power.max() / 100])))
+
+
+def frame_powers(samples: np.ndarray, rate: int = RATE) -> np.ndarray:
+    """The mean square of each whole 10 ms frame."""
+    frame = rate // 100
+    return np.asarray(np.mean(samples[: len(samples) // frame * frame].reshape(-1, frame) ** 2, axis=1))
 
 
 def write_pcm(path: Path, pcm: bytes) -> Path:
@@ -223,10 +228,7 @@ def finals(timed: Sequence[tuple[float, Hypothesis]]) -> list[Hypothesis]:
 def speech_spans(pcm: bytes, rate: int = RATE, floor_db: float = -35.0, gap: float = 0.25) -> list[tuple[float, float]]:
     """Where the audio is louder than `floor_db` below its loudest 10 ms frame, as (start, end)
     seconds; stretches apart by less than `gap` seconds are joined."""
-    samples = np.frombuffer(pcm, dtype="<i2").astype(np.float64)
-    frame = rate // 100
-    frames = samples[: len(samples) // frame * frame].reshape(-1, frame)
-    level = 10 * np.log10(np.mean(frames**2, axis=1) + 1e-9)
+    level = 10 * np.log10(frame_powers(np.frombuffer(pcm, dtype="<i2").astype(np.float64), rate) + 1e-9)
     loud = np.flatnonzero(level > level.max() + floor_db)
     spans: list[list[float]] = []
     for i in loud:
