@@ -8,7 +8,8 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   and say nothing.
 - During an utterance the buffer (its audio so far) is decoded every `INTERVAL` of audio, when
   it holds `MIN_SPEECH` of speech, at most once per chunk: a reader that fell behind the
-  microphone is handed what waited as one chunk (host/audio/sources.py) and decodes it once. A word is committed once two successive decodes agree on it
+  microphone is handed what waited as one chunk (host/audio/sources.py) and decodes it once.
+  A word is committed once two successive decodes agree on it
   (a sentence end too), the LocalAgreement-2 policy of ufal/whisper_streaming: Whisper's last
   words in a buffer that cuts speech short are guesses it often revises, the words both decodes
   share rarely change. Partial hypotheses show committed words only, so a word shown is never
