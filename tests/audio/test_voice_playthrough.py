@@ -321,9 +321,21 @@ def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: Pul
         mark = player.mark()
         for name in players[1:]:
             phones[name].send("vote", phones[name].offered("vote")[0])
-        scores = host.wait_for("Scores: Nina ", 60)  # heard as said: "Scores: Nina three plus three, Leo zero, ..."
-        spoken = re.sub(r"\d+", lambda number: number_words(int(number.group())), scores.replace("+", "plus "))
-        player.wait_to_hear(spoken, since=mark, timeout=90, threshold=70)
+        scores = host.wait_for("Scores: Nina ", 60)
+        try:
+            player.wait_to_hear(as_said(scores), since=mark, timeout=90, threshold=70)
+        except NotHeard:  # its ears misheard the line (tiny.en on espeak): a player asks for the scores
+            player.wait_quiet(1.5, timeout=60)
+            before = len(host.lines)
+            mark = player.mark()
+            speak_until_done(player, host, "what is the score", "Scores: Nina ")
+            totals = next(line for line in host.lines[before:] if "Scores: Nina " in line)
+            player.wait_to_hear(as_said(totals), since=mark, timeout=90, threshold=70)
     finally:
         stderr = end(host)
     assert "Traceback" not in stderr, stderr
+
+
+def as_said(line: str) -> str:
+    """A printed line as the host says it: "Nina 3+3" is "nina three plus three"."""
+    return re.sub(r"\d+", lambda number: number_words(int(number.group())), line.replace("+", "plus "))
