@@ -592,7 +592,7 @@ def table(runs: list[Run], voices: list[str], quiet: dict[str, Quiet]) -> bool:
 def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: TermReferee) -> int:
     """--cards: Whisper hears each story, told after its card's sentence, without a context (the
     host before issue 19) and with the card as the context (the stream primed by the card, and
-    its confirmations); judgement accuracy side by side."""
+    its confirmations); judgement accuracy side by side, and every figure of the second, as in a game."""
     recognizer = open_recognizer("whisper", args.model, confirming=args.confirming, live=args.live)
     clock = ConfirmationClock(recognizer)
     print("\n| voice, stories after a card | no context, the stream (old) | the card: the stream alone | "
@@ -600,6 +600,7 @@ def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: Term
     for voice in args.voices:
         old = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: None)
         new = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: story["card"])
+        details(new, referee, args.mistakes)  # as in a game: the card primes the stream
         cells = [old.scores[STREAM], new.scores[STREAM], new.scores[HOST]]
         print(f"| {voice} | " + " | ".join(f"{cell.accuracy:.3f} ({cell.wrong} wrong)" for cell in cells) + " |", flush=True)
     return 0
