@@ -4,6 +4,10 @@ short encoder window, its loading, and the guards against what Whisper makes up 
 
 - The encoder sees the audio plus `PADDING`, at least the caller's window (`MIN_WINDOW` for the
   stream: shorter windows make it loop), not the 30 s window faster-whisper pads every buffer to.
+- No second window over the fraction of a word left after the last one (less than `REST`):
+  faster-whisper decodes one from the last word on whenever the first window does not end on a
+  timestamp, as a stream's buffer primed by a card does not. That second decode cost as much as
+  the first and heard "Thank you." or "here." in the scrap.
 - Segments Whisper itself rates as repetitive (compression ratio) or as no speech, known caption
   phrases that make up a whole segment ("Thank you for watching."), and repetition loops are
   dropped.
@@ -33,6 +37,7 @@ NAME = "Whisper"
 
 PADDING = 1.0  # seconds of padding after the audio in the encoder's window
 MIN_WINDOW = 10  # seconds: the encoder's shortest window
+REST = 0.5  # seconds after the last word heard: less is not decoded again (see the docstring)
 _SCORED_TOGETHER = 16  # phrases scored in one batch: each step of each keeps 51,865 logits
 WHOLE_BEAM = 5  # a whole utterance is decoded once, not twice a second: a wider beam is affordable
 
@@ -185,6 +190,8 @@ def transcribe(
             elif word_key(text):
                 pieces.append(Word(text, min(offset + w.start, limit), min(offset + w.end, limit), w.probability))
         words += unlooped(pieces)
+        if words and limit - words[-1].end < REST:
+            break  # faster-whisper's next window would be the scrap after the last word
     return words
 
 

@@ -206,6 +206,36 @@ def test_a_buffer_without_sentence_ends_is_cut_at_its_committed_words(recognizer
     assert word_errors(reference, heard) <= 3, heard
 
 
+def test_a_buffer_cut_in_speech_is_not_decoded_again_from_its_last_word(recognizer, arctic, monkeypatch):
+    """A sentence cut every 0.2 s, as the stream's buffer is, primed by a card. faster-whisper
+    decodes a window again from its last word when speech goes on past it: where only REST or
+    less is left (a fraction of a word), that second decode costs as much as the first and hears
+    "Thank you."; the stream's decode stops there. Its words are the first of those faster-whisper
+    gives, in fewer windows."""
+    windows: list[int] = []
+    encode = whisper_decoding.ShortWindowWhisper.encode
+
+    def counted(model: whisper_decoding.ShortWindowWhisper, features: np.ndarray) -> Any:
+        windows[-1] += 1
+        return encode(model, features)
+
+    monkeypatch.setattr(whisper_decoding.ShortWindowWhisper, "encode", counted)
+    audio = np.frombuffer(arctic, "<i2").astype(np.float32) / 32768
+    start, end = speech_spans(arctic)[0]
+    saved, stream = 0, whisper_decoding.REST
+    for cut in np.arange(start + 1.0, end, 0.2):
+        heard = []
+        for rest in (stream, 0.0):  # the stream's, then faster-whisper's own
+            monkeypatch.setattr(whisper_decoding, "REST", rest)
+            windows.append(0)
+            heard.append([w.text for w in whisper_decoding.transcribe(
+                recognizer._model, audio[: int(cut * RATE)], 0.0, whisper_recognizer.BEAM,
+                "When I was in the Arctic recently...", whisper_decoding.MIN_WINDOW)])
+        assert windows[-2] <= windows[-1] and heard[0] == heard[1][: len(heard[0])], (cut, heard)
+        saved += windows[-1] - windows[-2]
+    assert saved >= len(windows) / 4, windows
+
+
 def test_captions_and_loops_are_not_words():
     """What Whisper invents on non-speech: a caption phrase as a whole segment, a phrase on repeat."""
     assert whisper_decoding.is_caption(" Thank you for watching!") and whisper_decoding.is_caption("Subtitles by the Amara.org community")
