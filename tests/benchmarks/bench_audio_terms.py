@@ -45,7 +45,8 @@ recognizer loaded: the live round's is tests/benchmarks/bench_live.py's.
 terms is), and compares the stories heard without a context and with the card as the context.
 --live feeds each story in real time to a recognizer opened live (its confirmations on their
 own thread, as in a game; what came while it was busy handed over as one chunk, as a microphone
-does): the live clock is then the wall clock. --right-context N measures what
+does): the live clock is then the wall clock. After each story the recognizer hears QUIET_AFTER of
+silence, as a microphone still on after the last word: the last utterance ends as in a round. --right-context N measures what
 nlp.ticks.RIGHT_CONTEXT = N would give; --mistakes lists every wrong judgement with the final
 transcripts.
 """
@@ -71,7 +72,7 @@ sys.path.insert(0, str(ROOT))
 
 import nlp.reconcile
 import nlp.ticks
-from host.audio.sources import FileSource
+from host.audio.sources import AudioChunk, FileSource
 from host.adapters.audio_referee import TimedEvent, referee_heard
 from host.speech.hearing import Heard
 from host.speech.recognizer import Hypothesis, Recognizer, RecognizerError, phrase_words
@@ -84,6 +85,7 @@ from tests.speech.audio import FESTIVAL, KAL, PIPER, RATE, TABLE_TALK, read_pcm,
 
 CACHE = Path(tempfile.gettempdir()) / "storyhost-bench-audio-terms"
 PAUSE = 0.8  # seconds between sentences
+QUIET_AFTER = 1.0  # seconds of silence heard after a story: more than END_SILENCE
 SOUND_ALIKE = (0.8, 0.85, 0.9)  # thresholds tried
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 TALK = f"{FESTIVAL}+talk"  # slt with a second person's table talk at 0.3 amplitude
@@ -185,6 +187,7 @@ def listen(story: dict[str, Any], audio: Path, recognizer: Recognizer, clock: Co
     source = FileSource(audio, recognizer.sample_rate)
     chunks = list(source)  # converted before the clock starts: only the recognizer is timed
     source.close()
+    chunks += quiet_after(chunks[-1], recognizer.sample_rate)
     recognizer.reset()
     recognizer.set_context(context)
     told = HeardStory(story, source.duration, 0.0, 0.0, [])
@@ -209,6 +212,15 @@ def listen(story: dict[str, Any], audio: Path, recognizer: Recognizer, clock: Co
             told.live_stream[id(hypothesis)] = live_stream
     told.end = live
     return told
+
+
+def quiet_after(last: AudioChunk, rate: int) -> list[AudioChunk]:
+    """QUIET_AFTER seconds of silence after a story's last chunk, in chunks as long: in a round the
+    microphone stays on after the last word, and an utterance ends after END_SILENCE of quiet, not
+    when its file ends (where `finish()` would also wait for every confirmation)."""
+    start, size = last.time + last.duration, len(last.pcm) // 2
+    return [AudioChunk(bytes(2 * size), rate, start + i * size / rate, 0.0)
+            for i in range(math.ceil(QUIET_AFTER * rate / size))]
 
 
 def _listen_realtime(told: HeardStory, chunks: list[Any], recognizer: Recognizer) -> HeardStory:
