@@ -61,14 +61,16 @@ class ReconcilingTracker:
         self._withdrawn: dict[_Key, TickEvent] = {}  # streamed ticks a confirmation contradicted
 
     # -- input -----------------------------------------------------------------------------
-    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
-        """A streamed hypothesis of the current utterance (see `TickTracker.update`)."""
+    def update(
+        self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
+    ) -> list[TickEvent]:
+        """A streamed hypothesis of the current utterance (see `StoryTracker.update`)."""
         heard = [HeardWord.of(word) for word in words]
         if not self._open:
             self._utterances.append([])
         self._utterances[-1] = heard
         self._open = not final
-        self._stream.update(heard, final)
+        self._stream.update(heard, final, lookahead)
         return self._changes()
 
     def confirm(self, words: Iterable[HeardWord | str | Mapping[str, Any]]) -> list[TickEvent]:

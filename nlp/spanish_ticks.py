@@ -12,7 +12,8 @@ A written compound ticks when heard closed or apart ("arcoíris", "arco iris").
 
 Each hypothesis of an utterance is read again, but for the words more than FROZEN_BEHIND (up to
 FROZEN_BEHIND + FREEZE_STEP) behind its end, which are settled; a word
-with fewer than RIGHT_CONTEXT words after it waits for them, or for the end of the utterance,
+with fewer than RIGHT_CONTEXT words after it (the recognizer's lookahead counts, as context
+only) waits for them, or for the end of the utterance,
 since they may make it part of a compound or change its reading. Compounds never span
 punctuation or a pause of more than PAUSE seconds.
 """
@@ -36,6 +37,7 @@ _Span = tuple[int, int]  # first word, one past the last (indices into the utter
 @dataclass
 class _Utterance:
     words: list[HeardWord] = field(default_factory=list)
+    sure: int = 0  # the words before this one were heard; those after are lookahead, never evidence
     final: bool = False
     valid: dict[int, set[_Span]] = field(default_factory=dict)  # term id -> spans heard and decided
     undecided: set[tuple[int, _Span]] = field(default_factory=set)
@@ -75,13 +77,15 @@ class SpanishTickTracker(StoryTracker):
         self._ticks: dict[int, _Tick] = {}
 
     # -- input -----------------------------------------------------------------------------
-    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
-        """The recognizer's current hypothesis of the current utterance (it replaces the previous
-        one); `final` closes the utterance, and the next update starts a new one."""
+    def update(
+        self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
+    ) -> list[TickEvent]:
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Utterance())
         utterance = self._segments[-1]
         utterance.words = [w for w in map(HeardWord.of, words) if words_of(w.text)]
+        utterance.sure = len(utterance.words)
+        utterance.words += [] if final else [w for w in lookahead if words_of(w.text)]
         utterance.final = final
         return self._settle(len(self._segments) - 1)
 
@@ -146,13 +150,14 @@ class SpanishTickTracker(StoryTracker):
             starts += [run[start][0] for _, start, _ in hits]
             for key, start, end in hits:
                 span = (run[start][0], run[end - 1][0] + 1)
-                decided = utterance.final or span[1] - 1 + RIGHT_CONTEXT <= last
+                decided = span[1] <= utterance.sure and (utterance.final or span[1] - 1 + RIGHT_CONTEXT <= last)
                 heard += [(tid, span, decided) for tid in self._by_key.get(key, ())]
         for tid, span, decided in heard:
             if decided:
                 utterance.valid.setdefault(tid, set()).add(span)
             else:
                 utterance.undecided.add((tid, span))
+        last = min(last, utterance.sure - 1)  # only heard words are frozen
         if utterance.final or last - FROZEN_BEHIND - utterance.frozen < FREEZE_STEP:
             return
         crossed = {k for _, (first, end), _ in heard for k in range(first + 1, end)}

@@ -35,7 +35,8 @@ followed by its finite verb after a noun phrase that is the object of a preposit
 that takes no clause ("across the ocean | parrots screamed", "buried the treasure | sailors
 sang"; but "she said the fire truck was late"). A multi-word term does not span such a
 boundary either. A decision at
-the end of the hypothesis waits for the next word or for the end of the utterance. A noun+noun
+the end of the hypothesis waits for the next word (one the recognizer is not sure of yet, its
+lookahead, will do: it is context, never evidence) or for the end of the utterance. A noun+noun
 edge with fewer than two words of context after it is decided provisionally with the words there
 are: the tick comes at once, and the edge is decided again as words come. Each term ticks at
 most once; a revision that removes the evidence of a tick emits it again as no longer ticked (and a
@@ -184,6 +185,7 @@ class _Segment:
     unsure: set[int] = field(default_factory=set)  # words whose part of speech was judged with short right context
     valid: dict[int, set[tuple[int, int]]] = field(default_factory=dict)  # term id -> (start, end) heard
     settled: int = 0  # every hit ending before this word is decided and in `valid`
+    sure: int = 0  # the words before this one were heard; those after are lookahead, never evidence
     final: bool = False
 
 
@@ -196,6 +198,8 @@ class _Tick:
 
 
 class _Closable(Protocol):
+    words: list[HeardWord]
+    sure: int
     final: bool
 
 
@@ -216,9 +220,13 @@ class StoryTracker(ABC):
     _ticks: Mapping[int, _Ticked]
 
     @abstractmethod
-    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
+    def update(
+        self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
+    ) -> list[TickEvent]:
         """The recognizer's current hypothesis of the current utterance (it replaces the previous
-        one); `final` closes the utterance, and the next update starts a new one."""
+        one); `final` closes the utterance, and the next update starts a new one. `lookahead`,
+        words heard after them that the recognizer is not sure of yet, only helps decide the
+        edges and readings of the words before: it is never evidence of a tick."""
 
     @abstractmethod
     def _settle(self, index: int) -> list[TickEvent]:
@@ -238,11 +246,11 @@ class StoryTracker(ABC):
         return events
 
     def finish(self) -> list[TickEvent]:
-        """The story ended: the open utterance, if any, is final."""
+        """The story ended: the open utterance, if any, is final as heard (without its lookahead)."""
         if not self._segments or self._segments[-1].final:
             return []
-        self._segments[-1].final = True
-        return self._settle(len(self._segments) - 1)
+        last = self._segments[-1]
+        return self.update(last.words[: last.sure], final=True)
 
     def ticked(self) -> dict[str, list[TickEvent | None]]:
         """For each player, in the order written: the tick of each term, or None."""
@@ -294,14 +302,17 @@ class TickTracker(StoryTracker):
         self._ticks: dict[int, _Tick] = {}
 
     # -- input -----------------------------------------------------------------------------
-    def update(self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False) -> list[TickEvent]:
-        """The recognizer's current hypothesis of the current utterance (it replaces the previous
-        one); `final` closes the utterance, and the next update starts a new one."""
+    def update(
+        self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
+    ) -> list[TickEvent]:
         heard = [w if type(w) is HeardWord else HeardWord.of(w) for w in words]
         heard = [w for w in heard if not _filler(w.text)]
+        ahead = [] if final else [w for w in lookahead if not _filler(w.text)]
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Segment())
-        self._revise(self._segments[-1], heard, final)
+        seg = self._segments[-1]
+        self._revise(seg, heard + ahead, final)
+        seg.sure = len(heard)
         return self._settle(len(self._segments) - 1)
 
     def _typed(self, clause: str) -> list[str]:
@@ -541,6 +552,9 @@ class TickTracker(StoryTracker):
         for end, tid, start in reversed(seg.hits):
             if end < seg.settled:
                 break
+            if end > seg.sure:  # ends in the lookahead
+                pending = min(pending, end)
+                continue
             edges = (
                 self._joined(seg, start),
                 self._joined(seg, end),

@@ -31,7 +31,7 @@ def tell(tracker: ReconcilingTracker, hypothesis: Hypothesis) -> list[TickEvent]
     """One hypothesis into the tracker: a confirmation, or the stream's latest."""
     if hypothesis.confirmed:
         return tracker.confirm(hypothesis.words)
-    return tracker.update(hypothesis.words, hypothesis.final)
+    return tracker.update(hypothesis.words, hypothesis.final, hypothesis.lookahead)
 
 
 def referee_heard(tracker: ReconcilingTracker, heard: Iterable[Heard]) -> Iterator[TimedEvent]:

@@ -56,7 +56,7 @@ class NarrationListener(BasicListener):
         that called it are taken back."""
         hypothesis = heard.hypothesis
         telling = self.listening(state)
-        actions = self.heard(state, hypothesis.words, hypothesis.final, hypothesis.confirmed)
+        actions = self.heard(state, hypothesis.words, hypothesis.final, hypothesis.confirmed, hypothesis.lookahead)
         yield from self._plays(state, actions, telling, correcting=hypothesis.confirmed)
         if telling and not self.listening(state):  # Stop!: what was said after its word does not count
             yield from self._plays(state, self.after_stop(state), telling=False, correcting=True)
@@ -104,10 +104,11 @@ class NarrationListener(BasicListener):
         return [action for action, _ in self._actions(state, self._tracker_for(state).say(text))]
 
     def heard(
-        self, state: GameState, words: Sequence[HeardWord], final: bool, confirmed: bool = False
+        self, state: GameState, words: Sequence[HeardWord], final: bool, confirmed: bool = False,
+        lookahead: Sequence[HeardWord] = (),
     ) -> list[Timed]:
-        """The recognizer's current hypothesis of the current utterance, or its confirmation of a
-        finished one: actions, each with the time in the audio of the words that justify it. A
+        """The recognizer's current hypothesis of the current utterance (with its `lookahead`), or
+        its confirmation of a finished one: actions, each with the time in the audio of the words that justify it. A
         player interrupting with "question" and their name (in a final hypothesis) asks a
         question. Once the story is over, only a confirmation is heard (see the module's docstring)."""
         if not self.listening(state):
@@ -115,7 +116,7 @@ class NarrationListener(BasicListener):
         tracker = self._tracker_for(state)
         if confirmed:
             return self._actions(state, tracker.confirm(words))
-        actions = self._actions(state, tracker.update(words, final))
+        actions = self._actions(state, tracker.update(words, final, lookahead))
         return actions + (self._questions(state, words) if final else [])
 
     def after_stop(self, state: GameState) -> list[Timed]:

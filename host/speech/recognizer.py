@@ -39,6 +39,10 @@ class Hypothesis:
     #: a confirmation: a finished utterance (already given as a final hypothesis) decoded again
     #: as a whole, with its words' times; it closes nothing and opens nothing
     confirmed: bool = False
+    #: in a partial hypothesis, the words heard after `words` that the recognizer is not sure of
+    #: yet: context for deciding the edges of the last words (is "snow" part of "snow man"?),
+    #: never evidence of a tick themselves
+    lookahead: tuple[HeardWord, ...] = ()
 
     @property
     def text(self) -> str:

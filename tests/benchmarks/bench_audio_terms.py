@@ -24,8 +24,9 @@ against the corpus. Printed per recognizer and voice:
   deciding hypothesis) minus the end of the evidence's last word, over all tick events and over
   first ticks (not the ticks again after a revision withdrew one); for first ticks, where the
   time goes: until the evidence first shows in a hypothesis (the recognizer), and what the
-  tracker decided on: a partial hypothesis once the next word or more context came, or the final
-  one. Audio time: live, each decision also waits for the decoding of its chunk;
+  tracker decided on: a partial hypothesis once the next word (maybe only in the hypothesis'
+  lookahead, words the recognizer is not sure of yet) or more context came, or the final one.
+  Audio time: live, each decision also waits for the decoding of its chunk;
 - the recognizer's real-time factor while streaming: decoding time / audio time, of the stream
   and of the confirmations;
 - the confirmations (Whisper, which is given a context: the corpus has no card, so the context
@@ -269,7 +270,7 @@ def judge(
     else:
         plain = TickTracker(referee, story_terms(told.story), **options)
         events = [TimedEvent(event, item.at, item.hypothesis) for item in heard if not item.hypothesis.confirmed
-                  for event in plain.update(item.hypothesis.words, item.hypothesis.final)]
+                  for event in plain.update(item.hypothesis.words, item.hypothesis.final, item.hypothesis.lookahead)]
         events += [TimedEvent(event, heard[-1].at if heard else 0.0, None) for event in plain.finish()]
         ticked = plain.ticked()
     return {tick.term for ticks in ticked.values() for tick in ticks if tick}, events
@@ -405,6 +406,7 @@ def spread(values: list[float]) -> str:
 def breakdown(rows: list[Delay]) -> None:
     """Where the lookahead of first ticks goes."""
     groups = [
+        ("on a partial, the next word only in the recognizer's lookahead", lambda d: not d.final and d.after == 0),
         ("on a partial, once the next word showed", lambda d: not d.final and d.after == 1),
         ("on a partial, once 2+ words followed (noun+noun context, collocations)", lambda d: not d.final and d.after > 1),
         ("on the final, the evidence ending the utterance", lambda d: d.final and d.after == 0),

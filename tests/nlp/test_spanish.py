@@ -161,6 +161,17 @@ def test_recognized_word_by_word_with_revisions(es):
     assert [e.ticked for e in tracker.update([HeardWord(w) for w in "el pato duerme ya".split()])] == [False]
 
 
+def test_the_lookahead_decides_the_last_words_but_is_never_evidence(es):
+    tracker = SpanishTickTracker(es, {"Ana": ["oso"], "Bea": ["nieve"]})
+    heard = [HeardWord(w) for w in "vimos un oso".split()]
+    assert tracker.update(heard) == []  # "oso" may begin "oso polar"
+    events = tracker.update(heard, lookahead=[HeardWord("en"), HeardWord("la"), HeardWord("nieve")])
+    assert [(e.term, e.ticked) for e in events] == [("oso", True)]  # "nieve" is only context
+    tracker = SpanishTickTracker(es, {"Ana": ["oso"]})
+    assert tracker.update(heard, lookahead=[HeardWord("polar"), HeardWord("en")]) == []  # "oso polar": a compound
+    assert [e.term for e in tracker.finish()] == ["oso"]  # the story ended before "polar" was heard
+
+
 def test_a_compound_does_not_span_a_pause_or_punctuation(es):
     heard = [HeardWord("el", 0.0, 0.3), HeardWord("oso", 0.3, 0.6), HeardWord("polar", 1.5, 1.8)]
     tracker = SpanishTickTracker(es, {"Ana": ["oso", "oso polar"]})

@@ -193,6 +193,32 @@ def test_a_tick_waits_for_the_next_word_and_comes_once(referee):
     assert tracker.ticked()["Cy"] == [None]
 
 
+def test_the_lookahead_decides_the_last_word_but_is_never_evidence(referee):
+    """A streaming recognizer's words not yet sure (`lookahead`) are context only."""
+    snow = TickEvent("Ann", "snow", 0, "snow", 1.5)
+    tracker = TickTracker(referee, {"Ann": ["snow"], "Bo": ["everywhere"]})
+    assert tracker.update(timed("there was snow")) == []  # "snow" may begin a compound
+    assert tracker.update(timed("there was snow"), lookahead=timed("everywhere.", start=1.5)) == [snow]
+    assert tracker.update(timed("there was snow everywhere.")) == []  # the lookahead, heard: nothing changes
+    assert tracker.update(timed("there was snow everywhere."), final=True) == [
+        TickEvent("Bo", "everywhere", 0, "everywhere.", 2.0)
+    ]
+    tracker = TickTracker(referee, {"Ann": ["snow"], "Bo": ["snowman"]})
+    assert tracker.update(timed("a big"), lookahead=timed("snowman", start=1.0)) == []  # never evidence
+    assert tracker.update(timed("a big snow"), lookahead=timed("man", start=1.5)) == []  # "snow man": a compound
+    assert [e.term for e in tracker.finish()] == ["snow"]  # the story ended before "man" was heard
+    assert tracker.ticked()["Bo"] == [None]
+
+
+def test_a_lookahead_that_changes_decides_again(referee):
+    snow = TickEvent("Ann", "snow", 0, "snow", 1.0)
+    tracker = TickTracker(referee, {"Ann": ["snow"], "Bo": ["snowman"]})
+    assert tracker.update(timed("the snow"), lookahead=timed("fell", start=1.0)) == [snow]
+    assert tracker.update(timed("the snow man"), final=True) == [
+        replace(snow, ticked=False), TickEvent("Bo", "snowman", 0, "snow man", 1.5)
+    ]
+
+
 def test_a_possible_noun_noun_compound_is_decided_provisionally_with_the_words_there_are(referee):
     tracker = TickTracker(referee, {"Ann": ["seal"]})
     assert tracker.update(timed("we saw seals")) == []  # the next word may still join "seals"

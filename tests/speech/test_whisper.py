@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import subprocess
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,25 @@ def test_partials_show_only_words_the_final_keeps(heard_librivox):
         partials += len(utterance)
         utterance = []
     assert partials >= 10
+
+
+def test_a_partial_looks_ahead_to_the_words_its_decode_heard_after_the_committed_ones(heard_librivox):
+    """The lookahead follows the committed words, mostly says what the final says next, and no
+    final hypothesis has one: it is context for the tracker, never a word taken back."""
+    utterance: list[Hypothesis] = []
+    ahead = kept = 0
+    for _, hypothesis in heard_librivox:
+        if not hypothesis.final:
+            utterance.append(hypothesis)
+            continue
+        assert not hypothesis.lookahead
+        for partial in (p for p in utterance if p.lookahead):
+            assert partial.lookahead[0].start >= partial.words[-1].start
+            following = hypothesis.words[len(partial.words) : len(partial.words) + 1]
+            ahead += 1
+            kept += plain([replace(partial, words=partial.lookahead[:1])]) == plain([replace(hypothesis, words=following)])
+        utterance = []
+    assert ahead >= 10 and kept >= 0.7 * ahead, (kept, ahead)
 
 
 def test_sentences_close_utterances_and_keep_their_punctuation(recognizer, arctic):
