@@ -146,12 +146,10 @@ class SplitRecognizer:
     def _shifted(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         if not self._offset:
             return hypotheses
-        return [
-            replace(hypothesis, words=tuple(
-                replace(word, start=None if word.start is None else round(word.start + self._offset, 3),
-                        end=None if word.end is None else round(word.end + self._offset, 3))
-                for word in hypothesis.words
-            ))
-            for hypothesis in hypotheses
-        ]
+        return [replace(hypothesis, words=self._moved(hypothesis.words), lookahead=self._moved(hypothesis.lookahead))
+                for hypothesis in hypotheses]
+
+    def _moved(self, words: tuple[HeardWord, ...]) -> tuple[HeardWord, ...]:
+        return tuple(replace(word, start=None if word.start is None else round(word.start + self._offset, 3),
+                             end=None if word.end is None else round(word.end + self._offset, 3)) for word in words)
 

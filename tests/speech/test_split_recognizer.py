@@ -68,9 +68,12 @@ def test_a_phrase_list_is_heard_by_the_grammar_recognizer_on_the_same_clock(reco
     # the command's words lie after the story's audio: stream time, not the grammar recognizer's own
     assert seconds(story) < heard.words[0].start < heard.words[-1].end <= seconds(story) + seconds(command)
     recognizer.set_phrases(None)
-    again = finals(stream(recognizer, story))
+    heard_again = stream(recognizer, story)
+    again = finals(heard_again)
     offset = seconds(story) + seconds(command)
     assert again[0].words[0].start == pytest.approx(story_finals[0].words[0].start + offset, abs=0.3)
+    ahead = [word for _, hypothesis in heard_again for word in hypothesis.lookahead]  # Whisper's, in stream time too
+    assert ahead and all(offset < word.start <= word.end <= offset + seconds(story) for word in ahead)
 
 
 def test_switching_to_phrases_mid_story_closes_whispers_utterance(recognizer, story):
