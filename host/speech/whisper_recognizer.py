@@ -15,9 +15,10 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   share rarely change. Partial hypotheses show committed words only, so a word shown is never
   taken back: showing the last decode's other words as well made ticks sooner but took back
   1.4 to 4.5 % of them. Those words come as the hypothesis' lookahead instead: the context that
-  decides whether a committed word ends a compound, a decode before they are committed. The interval sets the delay and the cost: on the spoken-story benchmark
-  (festival slt), a tick came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s
-  (live, add a decode), for a fifth more CPU time and 0.930 judgement accuracy, not 0.939.
+  decides whether a committed word ends a compound, a decode before they are committed. The
+  interval sets the delay and the cost: on the spoken-story benchmark (festival slt), a tick
+  came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s (live, add a decode), for a
+  fifth more CPU time and 0.930 judgement accuracy, not 0.939.
 - A committed sentence end ("river.") closes the utterance with a final hypothesis, so no
   compound is read across it, and the buffer is cut there: the next sentence is decoded alone.
   The end of speech closes it too, after one last decode whose words are all taken.
