@@ -211,7 +211,7 @@ class WhisperRecognizer:
         self._recent = np.zeros(0, np.float32)  # the last HISTORY seconds of audio, for confirmations
         self._recent_start = 0  # stream sample of self._recent[0]
         self._jobs: list[_Confirmation] = []  # finished utterances waiting for their confirmation
-        self._closed_end = 0.0  # stream seconds: the end of the last word of the last utterance closed
+        self._closed_end = -math.inf  # stream seconds: the end of the last word of the last utterance closed
         self._confirmer.reset()
 
     def accept(self, pcm: bytes) -> list[Hypothesis]:

@@ -331,6 +331,28 @@ def test_utterances_finished_while_the_confirming_thread_is_busy_are_confirmed_t
     assert [len(h.words) > 0 for h in heard if h.confirmed] == [True, True]
 
 
+def test_speech_right_after_the_start_is_confirmed_from_its_margin(model, arctic, monkeypatch):
+    """With no utterance before it, the first is confirmed from CONFIRM_MARGIN before its first
+    word (at most from the start), not from halfway between the start and that word, which cut
+    the first word of speech that begins at once ("to leave a message" confirmed as "Believe a
+    message." on an Asterisk prompt)."""
+    offsets: list[float] = []
+    confirm = whisper_confirming.Confirmer._confirm
+
+    def spied(self: whisper_confirming.Confirmer, batch: whisper_confirming.Batch) -> list[Hypothesis]:
+        offsets.append(batch.offset)
+        return confirm(self, batch)
+
+    monkeypatch.setattr(whisper_confirming.Confirmer, "_confirm", spied)
+    speech = arctic[2 * int(max(0.0, speech_spans(arctic)[0][0] - 0.05) * RATE) :]
+    soon = bytes(2 * int(0.6 * RATE)) + speech  # speech 0.6 s in
+    recognizer = WhisperRecognizer(model)
+    recognizer.set_context("When I was in the Arctic recently...")
+    first = next(h for _, h in stream(recognizer, soon) if h.final and not h.confirmed)
+    assert 0.2 < first.words[0].start < 2 * whisper_recognizer.CONFIRM_MARGIN  # where the rules differ
+    assert offsets[0] <= max(0.0, first.words[0].start - whisper_recognizer.CONFIRM_MARGIN) + 0.01
+
+
 def test_a_reader_behind_the_microphone_decodes_what_waited_once(recognizer, arctic, monkeypatch):
     """Seconds of a sentence handed over in one chunk (a reader that fell behind, as
     MicrophoneSource hands them) are decoded once, up to their end, not every INTERVAL of them;
