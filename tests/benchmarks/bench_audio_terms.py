@@ -428,10 +428,11 @@ def breakdown(rows: list[Delay]) -> None:
 
 def word_error_rate(told: list[HeardStory], confirmed: bool) -> float:
     """Over the stream's final hypotheses or the confirmations, both sides spelled as phrases are
-    (Whisper's "River." is "river")."""
+    (Whisper's "River." is "river"); what was said is the story after its card's sentence, if any."""
     errors = words = 0
     for story in told:
-        reference = [word for sentence in phrase_words([story.story["story"]]) for word in sentence]
+        said = [story.story["card"].rstrip(".…")] if story.story.get("card") else []
+        reference = [word for sentence in phrase_words([*said, story.story["story"]]) for word in sentence]
         finals = [h for h in story.heard if h.hypothesis.final and h.hypothesis.confirmed == confirmed]
         heard = [word for h in finals for words in phrase_words([h.hypothesis.text]) for word in words]
         errors += word_errors(reference, heard)
