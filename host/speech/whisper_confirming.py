@@ -1,5 +1,5 @@
 """The confirming pass of the Whisper stream (host.speech.whisper_recognizer): finished utterances
-decoded once more as a whole, with Whisper's window and a wider beam, the card and the story's
+decoded once more as a whole, with a wide encoder window and a wider beam, the card and the story's
 confirmed sentences as the prompt. It runs on the caller's thread (deterministic: files) or on a
 thread of its own (a microphone), so that it never holds the stream up.
 """
@@ -19,17 +19,20 @@ from host.speech.whisper_decoding import WHOLE_BEAM, ShortWindowWhisper, give_ba
 LATE_START = 0.1  # seconds before the streamed last word's end: a confirmed word starting later is dropped
 PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most (after the card)
 # seconds: a confirmation's shortest encoder window (30: Whisper's full window). The encoder's
-# window is most of a confirmation's cost and its beams' attention over it a live round's peak
-# memory. Measured (bench_audio_terms.py --every 9; bench_live.py): 15 s cut the CPU of stream +
-# confirmations by a third and the peak memory from 842 to 755 MB, but judged slt, kal, slt+talk
-# 0.965, 0.924, 0.676 against 0.971, 0.929, 0.688; 10 s heard a term in table talk that has none.
-CONFIRM_WINDOW = 30
+# window is most of a confirmation's cost (base, beam 5, 4 s of speech on idle cores: 1.37 s with
+# 30, 0.73 with 20, 0.62 with 15) and its beams' attention over it a live round's peak memory.
+# Measured live, each story after its card (bench_audio_terms.py --every 6 --cards --live), 20
+# against 30: judged slt 0.973 / 0.959, kal 0.946 / 0.955, joe 0.973 / 0.964, slt+talk 0.743 /
+# 0.761 (joe and slt+talk with 30 fed at once); a confirmation's added tick p95 slt 2.07 / 2.53 s,
+# kal 2.41 / 3.81 s. Earlier, every 9th story: 15 judged slt, kal, slt+talk 0.965, 0.924, 0.676
+# against 0.971, 0.929, 0.688 with 30; 10 heard a term in table talk that has none.
+CONFIRM_WINDOW = 20
 
 
 class Confirmer:
-    """Decodes finished utterances again (batch after batch, in order) with Whisper's full window
-    and WHOLE_BEAM, the card and the story's confirmed sentences so far (at most PROMPT_CHARS)
-    as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
+    """Decodes finished utterances again (batch after batch, in order) with an encoder window of
+    at least CONFIRM_WINDOW and WHOLE_BEAM, the card and the story's confirmed sentences so far
+    (at most PROMPT_CHARS) as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
     `background` on its own, whose results the caller collects as they come."""
 
     def __init__(self, model: Future[ShortWindowWhisper], background: bool) -> None:
