@@ -245,12 +245,14 @@ def test_errors_exit_2_with_one_line(terms, story, tmp_path):
 def test_a_spanish_recording_is_heard_in_spanish_and_judged_by_the_spanish_rulings(synthesize, tmp_path):
     """Whisper's multilingual base, forced to Spanish, hears espeak-ng's Spanish voice (poorly:
     "dámelo" after a pause came out "está me lo"; on an AMD EPYC with AVX-512 "días" came out
-    "nias", where other CPUs heard it); "corre" ticks "correr", in Spanish lines."""
-    story = synthesize(["Mi perro corre por la playa todos los días."], voice="espeak:es")
+    "nias", where other CPUs heard it; "corre" came out "corre", "come" or "tome" with 15 ms
+    more or less audio before it). "canta", heard after every lead-in of silence tried, ticks
+    "cantar", in Spanish lines."""
+    story = synthesize(["Mi hermana canta en la playa todos los días."], voice="espeak:es")
     terms = tmp_path / "terms.json"
-    terms.write_text(json.dumps({"Ana": ["playa", "correr", "gato"]}), encoding="utf-8")
+    terms.write_text(json.dumps({"Ana": ["playa", "cantar", "gato"]}), encoding="utf-8")
     done = tick("--language", "es", "--card", "Cuando estuve en el Ártico...", "--terms", terms, "--audio", story)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split(",")[0] for line in lines] == ["Ana: «playa» marcado", "Ana: «correr» marcado",
+    assert [line.split(",")[0] for line in lines] == ["Ana: «playa» marcado", "Ana: «cantar» marcado",
                                                       "Ana: «gato» no se oyó."], lines
