@@ -109,8 +109,9 @@ class NarrationListener(BasicListener):
     ) -> list[Timed]:
         """The recognizer's current hypothesis of the current utterance (with its `lookahead`), or
         its confirmation of a finished one: actions, each with the time in the audio of the words
-        that justify it. A player interrupting with "question" and their name (in a final hypothesis) asks a
-        question. Once the story is over, only a confirmation is heard (see the module's docstring)."""
+        that justify it. A player interrupting with "question" and their name (in a final
+        hypothesis) asks a question. Once the story is over, only a confirmation is heard (see the
+        module's docstring)."""
         if not self.listening(state):
             return self._late(state, words) if confirmed and self._story == view_of(state, None, StoriesView).story else []
         tracker = self._tracker_for(state)

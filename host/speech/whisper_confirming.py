@@ -32,8 +32,8 @@ CONFIRM_WINDOW = 20
 class Confirmer:
     """Decodes finished utterances again (batch after batch, in order) with an encoder window of
     at least CONFIRM_WINDOW and WHOLE_BEAM, the card and the story's confirmed sentences so far
-    (at most PROMPT_CHARS) as the prompt: one confirmed hypothesis per utterance. On the caller's thread, or with
-    `background` on its own, whose results the caller collects as they come."""
+    (at most PROMPT_CHARS) as the prompt: one confirmed hypothesis per utterance. On the caller's
+    thread, or with `background` on its own, whose results the caller collects as they come."""
 
     def __init__(self, model: Future[ShortWindowWhisper], background: bool) -> None:
         self._model = model

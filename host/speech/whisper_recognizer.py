@@ -33,9 +33,10 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   (host.speech.whisper_decoding, which the confirming pass shares).
 
 With a context (`set_context`: a story's card), every finished utterance is decoded once more
-as a whole (host.speech.whisper_confirming): a wide encoder window and a wider beam, the card and the story's
-confirmed sentences as the prompt. The stream misses words the model hears that way (on the
-spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base confirming).
+as a whole (host.speech.whisper_confirming): a wide encoder window and a wider beam, the card
+and the story's confirmed sentences as the prompt. The stream misses words the model hears that
+way (on the spoken stories of tests/benchmarks/bench_audio_terms.py, tiny.en streaming, base
+confirming).
 Confirmations run on the caller's thread, between chunks (deterministic: files), or on a thread
 of their own (`background`: a microphone), so that they never hold the stream up; utterances that
 finish while that thread is busy wait for it and go together, in one window.
