@@ -128,6 +128,29 @@ def test_a_partial_looks_ahead_to_the_words_its_decode_heard_after_the_committed
     assert ahead >= 10 and kept >= 0.7 * ahead, (kept, ahead)
 
 
+def test_the_full_stop_ending_a_buffer_does_not_hold_its_word_back(recognizer, librivox, monkeypatch):
+    """A word the last decode ended its buffer on ("power.") is committed when the next decode
+    hears it go on ("power to do"), a decode sooner than if the full stop had to be agreed on;
+    a sentence end is committed only when both decodes heard it."""
+    decodes: list[tuple[list[str], list[str], int]] = []  # the last decode's words, this one's, and how many agree
+    agree = WhisperRecognizer._agree
+
+    def spied(self: WhisperRecognizer, words: list[Any], end: int) -> list[Hypothesis]:
+        old, new = [w.text for w in self._tentative], [w.text for w in self._after_committed(words)]
+        out = agree(self, words, end)
+        decodes.append((old, new, len(new) - len(self._tentative)))
+        return out
+
+    monkeypatch.setattr(WhisperRecognizer, "_agree", spied)
+    stream(recognizer, librivox[0])
+    ends = whisper_recognizer._ends_sentence
+    sooner = 0
+    for old, new, agreed in decodes:
+        assert all(ends(old[k]) for k in range(agreed) if ends(new[k])), (old, new)
+        sooner += any(k == len(old) - 1 and ends(old[k]) and not ends(new[k]) for k in range(agreed))
+    assert sooner >= 3, decodes
+
+
 def test_sentences_close_utterances_and_keep_their_punctuation(recognizer, arctic):
     timed = stream(recognizer, arctic)
     first, second = finals(timed)
