@@ -135,7 +135,7 @@ def test_the_full_stop_ending_a_buffer_does_not_hold_its_word_back(recognizer, l
     decodes: list[tuple[list[str], list[str], int]] = []  # the last decode's words, this one's, and how many agree
     agree = WhisperRecognizer._agree
 
-    def spied(self: WhisperRecognizer, words: list[Any], end: int) -> list[Hypothesis]:
+    def spied(self: WhisperRecognizer, words: list[whisper_decoding.Word], end: int) -> list[Hypothesis]:
         old, new = [w.text for w in self._tentative], [w.text for w in self._after_committed(words)]
         out = agree(self, words, end)
         decodes.append((old, new, len(new) - len(self._tentative)))
@@ -147,7 +147,8 @@ def test_the_full_stop_ending_a_buffer_does_not_hold_its_word_back(recognizer, l
     sooner = 0
     for old, new, agreed in decodes:
         assert all(ends(old[k]) for k in range(agreed) if ends(new[k])), (old, new)
-        sooner += any(k == len(old) - 1 and ends(old[k]) and not ends(new[k]) for k in range(agreed))
+        last = len(old) - 1  # the word the last decode's buffer ended on
+        sooner += 0 <= last < agreed and ends(old[last]) and not ends(new[last])
     assert sooner >= 3, decodes
 
 
