@@ -20,7 +20,9 @@ whose letter's name begins most like it: "bee" is heard for "dee" rather than "s
 was said if the player says no (`Understood.instead`). Said with the spelling alphabet ("bravo
 three") a letter rhymes with nothing. The loose pass chooses when the grammar heard nothing, and where a
 recognizer's grammar is measured to choose worse than its free words (`Deciding`); there, when
-the loose pass fits its choice too little, the host asks about the grammar's phrase.
+the loose pass fits its choice too little, the host asks about the grammar's phrase. It asks too
+when the phrase is vouched for: two independent grammars heard it in the same audio, and the
+free words of a short command went astray ("Hit for him." for "confirm").
 """
 from __future__ import annotations
 
@@ -227,14 +229,15 @@ BY_FREE_WORDS = Deciding(loose_chooses=True)
 
 def understand(
     grammar: str, loose: str | None, phrases: Iterable[str] | Mapping[str, str], deciding: Deciding = BY_GRAMMAR,
-    language: str = "en",
+    language: str = "en", vouched: bool = False,
 ) -> Understood | None:
     """Which allowed phrase was said (see the module's docstring). `grammar` is the closed
     grammar's answer, `loose` what free recognition heard in the same audio (None when the
     recognizer makes no such pass: then the grammar's answer is trusted as far as its words
     match a phrase). `phrases` may map each phrase to what it means (its command): phrases of
     one meaning ("flip b three", "b three") are no rivals of each other. `deciding`: the
-    recognizer's way (see `Deciding`). `language`: the phrases' (see `alike`)."""
+    recognizer's way (see `Deciding`). `language`: the phrases' (see `alike`). `vouched`: a second
+    grammar, independent of the first, heard the same phrase (`Hypothesis.vouched`)."""
     meanings = dict(phrases) if isinstance(phrases, Mapping) else {phrase: phrase for phrase in phrases}
     allowed = {spoken(phrase): phrase for phrase in meanings}
     if not allowed:
@@ -256,10 +259,11 @@ def understand(
     top = max(allowed, key=agreement.__getitem__)
     grammars = max((phrase for phrase in allowed if meaning[phrase] == meaning[said]), key=agreement.__getitem__)
     best = grammars if not chosen or agreement[grammars] >= agreement[top] - MARGIN else top
-    if chosen and grammar_answered and agreement[best] < ASK_BELOW:
-        # the loose pass chose but fits its phrase too little ("¡Porte almo!" for "voltea a uno"):
-        # the grammar's phrase, which the grammar found likely, is asked about
-        return Understood(allowed[said], ASK_BELOW, "the free words fit no phrase", loose_fits=False)
+    floor = ASK_BELOW if chosen else deciding.check_below
+    if (chosen or vouched) and grammar_answered and agreement[best] < floor:
+        # the loose pass fits the phrase too little ("¡Porte almo!" for "voltea a uno"), but it
+        # chose, or two grammars heard the phrase: the grammar's phrase is asked about
+        return Understood(allowed[said], floor, "the free words fit no phrase", floor, loose_fits=False)
     rivals = [phrase for phrase in allowed if meaning[phrase] != meaning[best]]
     rival = max(rivals, key=agreement.__getitem__, default=None)
 
@@ -277,7 +281,6 @@ def understand(
         # which rhyme was said is known only when one is likelier than the others
         if len(rhyming) == 1 or likelier(rhyming[0]) < likelier(rhyming[1]):
             other = rhyming[0]
-    floor = ASK_BELOW if chosen else deciding.check_below
     if doubt is None or agreement[best] < SURE:
         return Understood(allowed[best], agreement[best], None, floor)
     return Understood(allowed[best], SURE - 0.01, doubt, floor, instead=None if other is None else allowed[other])

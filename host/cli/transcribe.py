@@ -94,7 +94,7 @@ def meanings(phrases: Sequence[str]) -> dict[str, str]:
 def decision(hypothesis: Hypothesis, listened: dict[str, str], deciding: Deciding, language: str = DEFAULT) -> str:
     """What a game does with a final hypothesis: "b three: asked about first (0.84; it rhymes
     with 'd three'); free recognition heard 'B3.'"."""
-    understood = understand(hypothesis.text, hypothesis.loose, listened, deciding, language)
+    understood = understand(hypothesis.text, hypothesis.loose, listened, deciding, language, hypothesis.vouched)
     heard = "" if hypothesis.loose is None else _("; free recognition heard {text}").format(text=repr(hypothesis.loose))
     if understood is None:
         return _("nothing heard, not a command") + heard

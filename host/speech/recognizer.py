@@ -43,6 +43,9 @@ class Hypothesis:
     #: yet: context for deciding the edges of the last words (is "snow" part of "snow man"?),
     #: never evidence of a tick themselves
     lookahead: tuple[HeardWord, ...] = ()
+    #: under a phrase list, whether a second grammar, independent of the one whose phrase `words`
+    #: is, heard the same phrase in the same audio (host.speech.split_recognizer)
+    vouched: bool = False
 
     @property
     def text(self) -> str:

@@ -6,21 +6,21 @@ grammar; the commands need one. Only the recognizer in use is fed audio. Each re
 when it takes over, and its times are shifted by the stream time at which it did, so every
 hypothesis is in stream time, as from a single recognizer.
 
-Under a phrase list the grammar recognizer cuts the utterances, and Whisper decodes each one
-whole: its words are the hypothesis' loose pass. Whisper then weighs the phrases its words sound
-most like, and the grammar's answer, each held to the audio (`WhisperRecognizer.weigh`): the
-likeliest is the hypothesis' words, the grammar's answer on which the command is decided
-(`nlp.commands.understand`). On a real human voice over a telephone line (Debian's
-asterisk-core-sounds-en-wav) the closed grammar heard 22 of 32 grid coordinates right (C heard
-as D, D as B), Whisper's whole decode all 32 (tests/benchmarks/bench_commands.py). Whisper's free
-words alone, though, are often no phrase at all for a synthetic voice's short command ("T1" for
-"c one", "Do you want?" for "d one"); weighed, the phrases took the host from 93.8, 93.8, 87.5 %
-of the grid coordinates right on festival's kal, Piper's joe and espeak-ng to 96.9, 96.9, 93.8 %
-(the free words choosing, checked by PocketSphinx's grammar, before). Whisper is given no
-context: with the 16 phrases as its prompt it heard nothing in 26 of those 32 utterances; with
-the phrases of the moment as hot words (measured once on every voice) it got the other commands
-of the games right less often on every voice (83 to 86 % instead of 83 to 97 %) and this human
-voice's coordinates 27 times in 32.
+Under a phrase list the grammar recognizer cuts the utterances, and Whisper decodes each one whole:
+its words are the hypothesis' loose pass. Whisper then weighs the phrases its words sound most like,
+and the grammar's answer, each held to the audio (`WhisperRecognizer.weigh`): the likeliest is the
+hypothesis' words, the grammar's answer on which the command is decided (`nlp.commands.understand`),
+vouched for when it is the grammar recognizer's answer too. On a real human voice over a telephone
+line (Debian's asterisk-core-sounds-en-wav) the closed grammar heard 22 of 32 grid coordinates right
+(C heard as D, D as B), Whisper's whole decode all 32 (tests/benchmarks/bench_commands.py).
+Whisper's free words alone, though, are often no phrase at all for a synthetic voice's short command
+("T1" for "c one", "Do you want?" for "d one"); weighed, the phrases took the host from 93.8, 93.8,
+87.5 % of the grid coordinates right on festival's kal, Piper's joe and espeak-ng to 96.9, 96.9,
+93.8 % (the free words choosing, checked by PocketSphinx's grammar, before). Whisper is given no
+context: with the 16 phrases as its prompt it heard nothing in 26 of those 32 utterances; with the
+phrases of the moment as hot words (measured once on every voice) it got the other commands of the
+games right less often on every voice (83 to 86 % instead of 83 to 97 %) and this human voice's
+coordinates 27 times in 32.
 """
 from __future__ import annotations
 
@@ -125,11 +125,12 @@ class SplitRecognizer:
                 loose = " ".join(w.text for w in self.free.decode(pcm))
                 hypothesis = replace(hypothesis, loose=loose)
                 if loose and self._phrases:
-                    best, likelihood = self.free.weigh(pcm, self._phrases, loose, spoken(hypothesis.text))
+                    grammars = spoken(hypothesis.text)
+                    best, likelihood = self.free.weigh(pcm, self._phrases, loose, grammars)
                     start = hypothesis.words[0].start if hypothesis.words else None
                     end = hypothesis.words[-1].end if hypothesis.words else None
                     words = tuple(HeardWord(word, start, end, likelihood) for word in best.split())
-                    hypothesis = replace(hypothesis, words=words)
+                    hypothesis = replace(hypothesis, words=words, vouched=bool(best) and best == grammars)
             out.append(hypothesis)
         return out
 

@@ -168,7 +168,8 @@ class VoiceControl:
         if not heard.text and not heard.loose:
             return []
         allowed = {phrase.words: phrase for phrase in self._phrases(state)}
-        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.deciding, self.language)
+        understood = understand(heard.text, heard.loose, self._listened(state, prefixed), self.deciding, self.language,
+                                heard.vouched)
         if understood is None or not (understood.sure or understood.doubtful):
             self.say(_("Sorry?") if self.brief() else
                      _("Sorry, I did not catch that. Say '{help}' to hear the commands.").format(help=_("what can i say")))
@@ -205,7 +206,7 @@ class VoiceControl:
         assert self.question is not None
         answers = {words: "no" for words in no_words()} | {words: "yes" for words in yes_words()}
         understood = understand(heard.text, heard.loose, self._listened(state, prefixed) | answers, self.deciding,
-                                self.language)
+                                self.language, heard.vouched)
         if understood is not None and understood.sure and understood.phrase not in answers:
             self.question = None
             return self.hear(state, heard, prefixed)

@@ -48,6 +48,21 @@ def test_the_grammar_chooses_and_a_loose_pass_that_is_no_phrase_only_says_how_su
     assert understood is not None and understood.phrase == "d one" and understood.verdict == "ask"
 
 
+def test_a_phrase_two_grammars_heard_is_asked_about_when_the_free_words_went_astray() -> None:
+    """Piper's joe said "confirm": PocketSphinx's grammar and Whisper held to the phrases both
+    heard it, Whisper's free words were "Hit for him." (tests/benchmarks/bench_commands.py)."""
+    phrases = ["confirm", "what is the score", "stop the game", "help", "undo"]
+    understood = understand("confirm", "Hit for him.", phrases, BY_WHISPERS_GRAMMAR)
+    assert understood is not None and understood.verdict == "drop"
+    understood = understand("confirm", "Hit for him.", phrases, BY_WHISPERS_GRAMMAR, vouched=True)
+    assert understood is not None and understood.phrase == "confirm" and understood.verdict == "ask"
+    assert not understood.loose_fits
+    # free words that fit the phrase decide as before, vouched or not
+    for vouched in (False, True):
+        understood = understand("confirm", "Confirm.", phrases, BY_WHISPERS_GRAMMAR, vouched=vouched)
+        assert understood is not None and understood.verdict == "take"
+
+
 def test_a_language_models_loose_pass_only_says_how_sure_the_grammar_is() -> None:
     """PocketSphinx alone: its language model leans to common words ("voted for" for "voted two")."""
     phrases = ["leo voted two", "leo voted four"]

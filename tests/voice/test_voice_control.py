@@ -9,6 +9,7 @@ import pytest
 from games.base import Action, Match
 from games.language import speaking
 from host.adapters.base import adapter_for
+from host.cli import transcribe
 from host.cli.catalog import games, make
 from host.storage.catalogs import translations
 from host.storage.decks import load_described_deck, load_opening_cards, load_tale
@@ -159,6 +160,22 @@ def test_where_the_free_words_choose_a_grammars_answer_they_do_not_fit_is_no_ans
     voice.hear(state, "quit", "Quit.")
     assert voice.control.question is not None
     assert voice.hear(state, "yes", "Mmm.") == [] and voice.said[-1].startswith("Please say yes or no")
+    assert voice.hear(state, "yes", "Yes.") == [HostRequest("quit")]
+
+
+def test_a_vouched_phrase_is_asked_about_but_a_vouched_answer_still_needs_fitting_free_words() -> None:
+    """Two grammars heard "quit" where Whisper's free words heard no phrase: the host asks, as it
+    would not for one grammar alone; a yes is still taken only from free words that fit it."""
+    state, voice = match("dixit").state, Voice("dixit", deciding=BY_WHISPERS_GRAMMAR)
+    assert voice.hear(state, "quit", "Hit for him.") == [] and voice.control.question is None
+    assert voice.said[-1].startswith("Sorry")
+    vouched = Hypothesis((HeardWord("quit"),), True, loose="Hit for him.", vouched=True)
+    assert voice.control.hear(state, vouched) == [] and voice.control.question is not None
+    assert voice.said[-1] == "Did you say: quit? Say yes or no."
+    listened = {"quit": "quit", "score": "score"}
+    assert transcribe.decision(vouched, listened, BY_WHISPERS_GRAMMAR).startswith("quit: asked about first")
+    answer = Hypothesis((HeardWord("yes"),), True, loose="Mmm.", vouched=True)
+    assert voice.control.hear(state, answer) == [] and voice.said[-1].startswith("Please say yes or no")
     assert voice.hear(state, "yes", "Yes.") == [HostRequest("quit")]
 
 
