@@ -19,7 +19,9 @@ against the corpus. Printed per recognizer and voice:
 - judgement accuracy: terms ticked or not as the corpus expects / all terms, and how many of the
   wrong ones the final transcripts alone also get wrong (the recognizer misheard) or only the
   stream does; the same with the tracker's sound-alike matching on;
-- ticks taken back: unticks (a revision withdrew a tick already announced) / tick events;
+- ticks taken back: unticks (a revision withdrew a tick already announced) / tick events, and
+  how many of them undid a wrong tick (the term should not tick: "engine" heard alone, then
+  "fire engine" in the confirmation);
 - tick lookahead: for each tick, the audio time at which it was emitted (`Heard.at` of the
   deciding hypothesis) minus the end of the evidence's last word, over all tick events and over
   first ticks (not the ticks again after a revision withdrew one); for first ticks, where the
@@ -298,6 +300,7 @@ class Score:
     ticks: int = 0  # tick events
     unticks: int = 0  # ticks withdrawn by a revision
     flicker: int = 0  # of which ticked again later with the same words
+    corrected: int = 0  # of which the term should not tick and was not ticked again (a wrong tick undone)
     added: list[float] = field(default_factory=list)  # ticks added by a confirmation: live seconds after the utterance
 
     @property
@@ -322,10 +325,11 @@ def score(referee: TermReferee, told: list[HeardStory], policy: Policy, **option
         for i, timed in enumerate(events):
             if not timed.event.ticked:
                 result.unticks += 1
-                result.flicker += any(
-                    later.event.ticked and later.event.player == timed.event.player
-                    and later.event.evidence == timed.event.evidence for later in events[i + 1 :]
-                )
+                again = [later for later in events[i + 1 :] if later.event.player == timed.event.player]
+                result.flicker += any(later.event.ticked and later.event.evidence == timed.event.evidence
+                                      for later in again)
+                result.corrected += timed.event.term in story.story["not_ticked"] and not any(
+                    later.event.ticked for later in again)
             elif timed.hypothesis is not None and timed.hypothesis.confirmed:
                 ended = max(word.end or 0.0 for word in timed.hypothesis.words)
                 result.added.append(story.live[id(timed.hypothesis)] - ended)
@@ -495,7 +499,8 @@ def details(run: Run, referee: TermReferee, show_mistakes: bool) -> None:
         print(f"{policy.name}: judgement accuracy {judged.accuracy:.4f} ({judged.judgements - judged.wrong}/"
               f"{judged.judgements}); {judged.wrong} wrong, {judged.misheard} also from the final transcripts alone; "
               f"{judged.unticks} of {judged.ticks} ticks taken back ({judged.taken_back:.1%}, {judged.flicker} "
-              f"ticked again later with the same words); {len(judged.added)} added by a confirmation, "
+              f"ticked again later with the same words, {judged.corrected} of a term that should not tick); "
+              f"{len(judged.added)} added by a confirmation, "
               f"{spread(judged.added)} after their utterance ended (live)")
     policy = HOST if run.confirms else STREAM
     for threshold in SOUND_ALIKE:
@@ -580,7 +585,8 @@ def table(runs: list[Run], voices: list[str], quiet: dict[str, Quiet]) -> bool:
             lambda r, p, v=voice, g=goal: (f"{by[r.asr, v].scores[p].accuracy:.3f}", by[r.asr, v].scores[p].accuracy >= g), voice)
     for voice in voices:
         row(f"ticks taken back, {voice}", f"<= {TAKEN_BACK:.0%}", lambda r, p, v=voice: (
-            f"{by[r.asr, v].scores[p].unticks}/{by[r.asr, v].scores[p].ticks} = {by[r.asr, v].scores[p].taken_back:.1%}",
+            f"{by[r.asr, v].scores[p].unticks}/{by[r.asr, v].scores[p].ticks} = {by[r.asr, v].scores[p].taken_back:.1%} "
+            f"({by[r.asr, v].scores[p].corrected} undid a wrong tick)",
             by[r.asr, v].scores[p].taken_back <= TAKEN_BACK), voice)
     for live in (False, True):
         for voice in voices:
