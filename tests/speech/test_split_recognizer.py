@@ -11,7 +11,7 @@ from host.speech.registry import open_recognizer
 from host.speech.split_recognizer import SplitRecognizer
 from host.speech.whisper_recognizer import WhisperRecognizer
 from nlp.commands import SPELLING_ALPHABET
-from tests.speech.audio import PIPER, chunks, finals, read_pcm, seconds, speech_spans, stream
+from tests.speech.audio import KAL, PIPER, chunks, finals, read_pcm, seconds, speech_spans, stream
 
 pytestmark = pytest.mark.slow
 
@@ -123,13 +123,14 @@ def test_under_a_phrase_list_the_grammars_answer_is_the_phrase_whisper_finds_lik
             for number in ("one", "two", "three", "four")]
     recognizer.set_phrases(grid)
     [heard] = finals(stream(recognizer, read_pcm(synthesize("d one", voice=PIPER))))
-    assert heard.text == "d one" and heard.loose and not heard.vouched  # PocketSphinx heard "b one"
+    assert heard.text == "d one" and heard.loose
     assert 0 < heard.words[0].confidence <= 1 and heard.words[0].start < heard.words[-1].end
 
 
 def test_a_phrase_both_grammars_hear_is_vouched_for(recognizer, synthesize):
-    """Piper's joe says "confirm": PocketSphinx's grammar and Whisper held to the phrases agree,
-    while Whisper's free words are "Hit for him." (tests/benchmarks/bench_commands.py)."""
-    recognizer.set_phrases(["confirm", "what is the score", "stop the game", "help", "what can i say", "undo"])
-    [heard] = finals(stream(recognizer, read_pcm(synthesize("confirm", voice=PIPER))))
-    assert heard.text == "confirm" and heard.vouched
+    """festival's kal says "shown": PocketSphinx's grammar and Whisper held to the phrases agree,
+    while Whisper's free words are "Shall we?" (tests/benchmarks/bench_commands.py). Festival,
+    not Piper: Piper's synthesis is random, and a lone word's likelihood with it."""
+    recognizer.set_phrases(["shown", "what is the score", "stop the game", "help", "what can i say", "undo"])
+    [heard] = finals(stream(recognizer, read_pcm(synthesize("shown", voice=KAL))))
+    assert heard.text == "shown" and heard.vouched
