@@ -125,12 +125,12 @@ class SplitRecognizer:
                 loose = " ".join(w.text for w in self.free.decode(pcm))
                 hypothesis = replace(hypothesis, loose=loose)
                 if loose and self._phrases:
-                    grammars = spoken(hypothesis.text)
-                    best, likelihood = self.free.weigh(pcm, self._phrases, loose, grammars)
+                    grammar_answer = spoken(hypothesis.text)
+                    best, likelihood = self.free.weigh(pcm, self._phrases, loose, grammar_answer)
                     start = hypothesis.words[0].start if hypothesis.words else None
                     end = hypothesis.words[-1].end if hypothesis.words else None
                     words = tuple(HeardWord(word, start, end, likelihood) for word in best.split())
-                    hypothesis = replace(hypothesis, words=words, vouched=bool(best) and best == grammars)
+                    hypothesis = replace(hypothesis, words=words, vouched=bool(best) and best == grammar_answer)
             out.append(hypothesis)
         return out
 
