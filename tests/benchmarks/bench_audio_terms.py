@@ -499,7 +499,7 @@ def details(run: Run, referee: TermReferee, show_mistakes: bool) -> None:
         print(f"{policy.name}: judgement accuracy {judged.accuracy:.4f} ({judged.judgements - judged.wrong}/"
               f"{judged.judgements}); {judged.wrong} wrong, {judged.misheard} also from the final transcripts alone; "
               f"{judged.unticks} of {judged.ticks} ticks taken back ({judged.taken_back:.1%}, {judged.flicker} "
-              f"ticked again later with the same words, {judged.corrected} of a term that should not tick); "
+              f"ticked again later with the same words, {judged.corrected} undid a wrong tick); "
               f"{len(judged.added)} added by a confirmation, "
               f"{spread(judged.added)} after their utterance ended (live)")
     policy = HOST if run.confirms else STREAM
