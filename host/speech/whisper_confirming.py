@@ -1,7 +1,8 @@
 """The confirming pass of the Whisper stream (host.speech.whisper_recognizer): finished utterances
 decoded once more as a whole, with a wide encoder window and a wider beam, the card and the story's
-confirmed sentences as the prompt. It runs on the caller's thread (deterministic: files) or on a
-thread of its own (a microphone), so that it never holds the stream up.
+confirmed sentences as the prompt (from where the prompt made Whisper loop, without it). It runs
+on the caller's thread (deterministic: files) or on a thread of its own (a microphone), so that it
+never holds the stream up.
 """
 from __future__ import annotations
 
@@ -110,7 +111,8 @@ class Confirmer:
             self._heard_story, self._said = batch.story, []
         give_back_memory()
         words = [] if not len(batch.audio) else transcribe(
-            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), CONFIRM_WINDOW
+            self._model.result(), batch.audio, batch.offset, WHOLE_BEAM, self._prompt(batch.context), CONFIRM_WINDOW,
+            unprompted_retry=True,
         )
         give_back_memory()
         words = [w for w in words if w.start < batch.end - LATE_START]

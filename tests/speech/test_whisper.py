@@ -16,6 +16,7 @@ import pytest
 from host.speech import whisper_confirming, whisper_decoding, whisper_recognizer
 from host.speech.recognizer import Hypothesis, MissingModel, WrongSampleRate
 from host.speech.whisper_recognizer import WhisperRecognizer
+from models.locate import locate_confirming
 from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
 from tests.benchmarks.bench_whisper_stream import plain
@@ -375,6 +376,29 @@ def test_speech_right_after_the_start_is_confirmed_from_its_margin(model, arctic
     first = next(h for _, h in stream(recognizer, soon) if h.final and not h.confirmed)
     assert 0.2 < first.words[0].start < 2 * whisper_recognizer.CONFIRM_MARGIN  # where the rules differ
     assert offsets[0] <= max(0.0, first.words[0].start - whisper_recognizer.CONFIRM_MARGIN) + 0.01
+
+
+def test_a_card_read_aloud_is_confirmed_though_its_prompt_made_the_decode_loop(model, synthesize, monkeypatch):
+    """slt reads the card alone. Primed with the card, the host's confirming model (base) loops on
+    it: its one segment is dropped, and the words with it. Decoded again without the prompt, from
+    where that segment started, they are heard."""
+    confirming: list[tuple[bool, float | None]] = []  # the whole decodes: (prompted, where a loop started)
+    decode = whisper_decoding._decoded
+
+    def spied(*args: Any) -> tuple[list[whisper_decoding.Word], float | None]:
+        words, looped = decode(*args)
+        if args[3] == whisper_decoding.WHOLE_BEAM:
+            confirming.append((args[4] is not None, looped))
+        return words, looped
+
+    card = "Last winter the snow was so deep that..."
+    recognizer = WhisperRecognizer(model, confirming=locate_confirming().path)
+    recognizer.set_context(card)
+    monkeypatch.setattr(whisper_decoding, "_decoded", spied)
+    [confirmed] = confirmations(stream(recognizer, read_pcm(synthesize(card))))
+    assert [prompted for prompted, _ in confirming] == [True, False]
+    assert confirming[0][1] is not None and confirming[1][1] is None  # the prompted decode looped, the other not
+    assert len(set(plain([confirmed])) & {"last", "winter", "snow", "so", "deep", "that"}) >= 5
 
 
 def test_a_reader_behind_the_microphone_decodes_what_waited_once(recognizer, arctic, monkeypatch):
