@@ -11,7 +11,8 @@ one after another. A term stands ticked when
   it only on clear evidence: the confirmations do not tick the term, and the confirmed words
   spoken at the time of the tick's evidence are other words, each heard with a probability of at
   least `withdraw_at` (None: never; the stream's ticks are only added to). The same words read
-  otherwise (a compound edge decided anew) are no evidence.
+  otherwise (a compound edge decided anew) are no evidence; a compound of which the stream heard
+  one part alone (its buffer cut inside the word) is.
 
 So a revision of the stream that withdraws a tick the confirmations also give takes nothing
 back. The events are those of a `TickTracker`: a tick when a term comes to stand, the same
@@ -118,29 +119,37 @@ class ReconcilingTracker:
     def _contradicts(self, confirmed: list[HeardWord], tick: TickEvent, threshold: float) -> bool:
         """Whether the confirmed words heard where the tick's evidence was spoken are, for one of
         its words at least, only other words, each with at least `threshold` probability."""
-        for word in self._evidence(tick):
+        streamed, evidence = self._evidence(tick)
+        for word in evidence:
             if word.start is None or word.end is None:
                 return False
-            there = [w for w in confirmed if _within(w, word.start - _NEAR, word.end + _NEAR)]
-            if there and not any(self._same(word, w) for w in there) and all(
+            there = _heard_within(confirmed, word)
+            if there and not any(self._read_otherwise(word, w, streamed) for w in there) and all(
                 (w.confidence or 0.0) >= threshold for w in there
             ):
                 return True
         return False
 
-    def _evidence(self, tick: TickEvent) -> list[HeardWord]:
-        """The streamed words of a tick's evidence: those ending with the word that ends at its time."""
+    def _evidence(self, tick: TickEvent) -> tuple[list[HeardWord], list[HeardWord]]:
+        """The streamed words of the utterance holding a tick's evidence, and of its evidence:
+        those ending with the word that ends at its time."""
         said = tick.evidence.split()
         for words in reversed(self._utterances):
             for last, word in enumerate(words):
                 if tick.time is not None and word.end == tick.time and word.text.strip() == said[-1]:
-                    return words[max(0, last + 1 - len(said)) : last + 1]
-        return []
+                    return words, words[max(0, last + 1 - len(said)) : last + 1]
+        return [], []
 
-    def _same(self, a: HeardWord, b: HeardWord) -> bool:
-        """Two heard words are one word: a part of one (hyphens split) shares a key with a part of
-        the other ("bears" and "bear's", "ice" and "ice-cold")."""
-        return bool(self._referee.word_keys(a.text) & self._referee.word_keys(b.text))
+    def _read_otherwise(self, word: HeardWord, confirmed: HeardWord, streamed: list[HeardWord]) -> bool:
+        """Whether a confirmed word is a streamed one read otherwise: a part of one (hyphens split)
+        shares a key with a part of the other ("bears" and "bear's"), and when the confirmed one
+        is a compound, the stream heard its other parts there too ("ice cold" and "ice-cold"). A
+        stream's buffer cut inside a compound commits a part of it alone ("cold", then "hard."
+        where "cold-hearted" was said): that is another word, which the rule does not count."""
+        keys = self._referee.word_keys
+        if not keys(word.text) & keys(confirmed.text):
+            return False
+        return keys(confirmed.text) <= {key for w in _heard_within(streamed, confirmed) for key in keys(w.text)}
 
 
 def _standing(tracker: StoryTracker) -> dict[_Key, TickEvent]:
@@ -150,6 +159,13 @@ def _standing(tracker: StoryTracker) -> dict[_Key, TickEvent]:
         for index, tick in enumerate(ticks)
         if tick is not None
     }
+
+
+def _heard_within(words: list[HeardWord], span: HeardWord) -> list[HeardWord]:
+    """The words heard in the time of `span` (their middle within it, give or take _NEAR)."""
+    if span.start is None or span.end is None:
+        return []
+    return [word for word in words if _within(word, span.start - _NEAR, span.end + _NEAR)]
 
 
 def _within(word: HeardWord, start: float, end: float) -> bool:

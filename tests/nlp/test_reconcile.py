@@ -1,6 +1,8 @@
 """The stream's ticks reconciled with the recognizer's confirmations of finished utterances."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nlp import HeardWord, ReconcilingTracker, TickEvent
 
 
@@ -43,6 +45,17 @@ def test_the_same_words_read_otherwise_take_nothing_back(referee):
     confirmed = words(("it", 0.0, 0.2, 0.9), ("was", 0.2, 0.4, 0.9), ("ice-cold.", 0.4, 1.2, 0.99))
     assert [event.term for event in tracker.update(streamed, final=True)] == ["cold"]
     assert tracker.confirm(confirmed) == []
+
+
+def test_a_part_of_a_compound_committed_alone_is_another_word(referee):
+    """The stream's buffer ended inside "cold-hearted": it committed "cold" and heard "hard." after
+    it. The confirmation hears "cold-hearted", whose parts do not count: the tick is withdrawn."""
+    tracker = ReconcilingTracker(referee, {"Ann": ["cold"]}, withdraw_at=0.95)
+    streamed = words(("a", 0.0, 0.3, 0.9), ("cold", 0.3, 0.65, 0.9), ("hard.", 0.65, 1.0, 0.6))
+    confirmed = words(("a", 0.0, 0.3, 0.9), ("cold-hearted", 0.3, 1.0, 0.98), ("king.", 1.0, 1.4, 0.99))
+    [tick] = tracker.update(streamed, final=True)
+    assert tracker.confirm(confirmed) == [replace(tick, ticked=False)]
+    assert tracker.ticked()["Ann"] == [None]
 
 
 def test_a_revision_of_the_stream_takes_back_no_tick_the_confirmations_give(referee):
