@@ -144,8 +144,12 @@ def test_spoken_commands_and_a_confirmation_are_heard(recognizer: tuple[str, Rec
             heard = finals(stream(heard_by, read_pcm(synthesize(text, tmp_path, voice))))
             return [command for hypothesis in heard for command in table.control.hear(table.state, hypothesis)]
 
-        for text, command in taken:
-            assert say(text) == [command], (text, table.said)
+        asked = _("Did you say: {phrase}? Say yes or no.").split("{")[0]
+        for text, command in taken:  # right in the end, as bench_commands.py counts: at once, or asked and confirmed
+            heard = say(text)
+            if not heard and table.said[-1].startswith(asked):  # espeak's German "punktestand": "Bunk distant."
+                heard = say(yes)
+            assert heard == [command], (text, table.said)
         assert say(help_asked) == [] and table.said[-1].startswith(_("You can say: {phrases}.").split("{")[0])
         assert say(quit_said) == [] and table.said[-1] == _("Did you say: {phrase}? Say yes or no.").format(
             phrase=quit_said)
