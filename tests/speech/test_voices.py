@@ -51,3 +51,13 @@ def test_table_talk_says_no_term_of_the_corpus() -> None:
     terms = sorted({term for story in load("ticking")["stories"] for term in story["ticked"] + story["not_ticked"]})
     tracker = TickTracker(referee, {f"player {i}": [term] for i, term in enumerate(terms)}, sound_alike=0.85)
     assert [event.term for event in tracker.say(" ".join(audio.TABLE_TALK))] == []
+
+
+def test_piper_says_a_text_the_same_way_whatever_it_said_before(tmp_path: Path) -> None:
+    """Piper's noise is random: each synthesis is seeded afresh, so a text's audio does not
+    depend on the run or on what was synthesized before it (a short command could flip)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = audio.read_pcm(audio.synthesize("confirm", tmp_path / "a", audio.PIPER))
+    audio.synthesize("Sorry, I was not listening.", tmp_path / "b", audio.PIPER)
+    assert audio.read_pcm(audio.synthesize("confirm", tmp_path / "b", audio.PIPER)) == first
