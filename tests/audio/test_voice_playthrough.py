@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 import signal
+import sys
 import time
 import urllib.parse
 import urllib.request
@@ -43,14 +44,18 @@ def player(pulse: PulseAudio, feeder: MicFeeder, tmp_path_factory: pytest.TempPa
 
 def end(host: LiveHost) -> str:
     """Stop the host if the game has not ended it already; its stderr ('' when `fail` has
-    reported it already)."""
+    reported it already), also written to this process's stderr: pytest shows it with a
+    failure (a notice such as "The sound output stalled" explains a line nobody heard)."""
     assert host.process.stderr is not None
     if host.process.stderr.closed:
         return ""
     if host.process.poll() is None:
-        return host.finish()
-    host._reader.join(timeout=10)
-    return host.process.stderr.read()
+        stderr = host.finish()
+    else:
+        host._reader.join(timeout=10)
+        stderr = host.process.stderr.read()
+    print(stderr, file=sys.stderr)
+    return stderr
 
 
 def printed(host: LiveHost, text: str, timeout: float) -> None:
@@ -302,7 +307,10 @@ def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: Pul
         address = re.search(r"http://\S+:(\d+)/", joining)
         assert address
         phones = {name: FormPhone(f"http://127.0.0.1:{address.group(1)}", room_code(joining), name) for name in players}
-        player.wait_for_speech(quiet=1.5, timeout=60)
+        # each news cuts off the older (the welcome, then each join): of all that, the table may
+        # hear no more than "Sabine joined.", a second long; the turn begins once it is said
+        host.wait_for("Sabine joined.", 60)
+        player.wait_quiet(1.5, timeout=60)
         phones["Nina"].send("storyteller")
         phones["Nina"].send("pick", phones["Nina"].hand()[0])
         mark = player.mark()  # before the clue: what follows it is one long utterance, the cards in it
