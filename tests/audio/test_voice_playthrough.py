@@ -332,7 +332,9 @@ def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: Pul
         scores = host.wait_for("Scores: Nina ", 60)
         try:
             player.wait_to_hear(as_said(scores), since=mark, timeout=90, threshold=70)
-        except NotHeard:  # its ears misheard the line (tiny.en on espeak): a player asks for the scores
+        except NotHeard:  # its ears misheard the line (tiny.en on espeak): a player asks for it slower
+            player.wait_quiet(1.5, timeout=60)
+            speak_until_done(player, host, "slower", "Speech rate ")
             player.wait_quiet(1.5, timeout=60)
             before = len(host.lines)
             mark = player.mark()
