@@ -308,8 +308,8 @@ def test_dixit_told_in_words_the_table_hears_the_cards_and_the_scores(pulse: Pul
         assert address
         phones = {name: FormPhone(f"http://127.0.0.1:{address.group(1)}", room_code(joining), name) for name in players}
         # each news cuts off the older (the welcome, then each join): of all that, the table may
-        # hear no more than "Sabine joined.", a second long; the turn begins once it is said
-        host.wait_for("Sabine joined.", 60)
+        # hear no more than the last join ("Sabine joined.", a second long); the turn begins once it is said
+        host.wait_for(f"{players[-1]} joined.", 60)
         player.wait_quiet(1.5, timeout=60)
         phones["Nina"].send("storyteller")
         phones["Nina"].send("pick", phones["Nina"].hand()[0])
