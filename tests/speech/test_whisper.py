@@ -20,7 +20,7 @@ from models.locate import locate_confirming
 from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
 from tests.benchmarks.bench_whisper_stream import plain
-from tests.speech.audio import RATE, chunks, finals, read_pcm, seconds, speech_spans, stream
+from tests.speech.audio import RATE, chunks, finals, read_pcm, seconds, speech_spans, stream, with_talk
 
 pytestmark = pytest.mark.slow
 
@@ -321,6 +321,18 @@ def test_with_a_context_each_finished_utterance_is_confirmed_after_it(story, arc
     assert len({"flew", "home", "canada"} & set(plain(confirmed[1:]))) >= 2
     story.set_context(None)
     assert confirmations(stream(story, arctic)) == []
+
+
+def test_a_sentence_finished_while_speech_goes_on_is_confirmed_after_confirm_wait(story, synthesize, tmp_path):
+    """The Arctic story with Piper's joe talking across the table (no pause for the VAD): the
+    first sentence is confirmed CONFIRM_WAIT of audio after its final hypothesis (give or take a
+    chunk), while the story goes on, not at the end of speech."""
+    pcm = read_pcm(with_talk(synthesize(ARCTIC, gap=0.3), tmp_path))
+    timed = stream(story, pcm)
+    closed = next(t for t, h in timed if h.final and not h.confirmed)
+    confirmed = next(t for t, h in timed if h.confirmed)
+    assert closed + whisper_recognizer.CONFIRM_WAIT - 0.1 <= confirmed <= closed + whisper_recognizer.CONFIRM_WAIT + 0.1
+    assert confirmed < seconds(pcm) - 1.0
 
 
 def test_confirmations_in_the_background_are_those_made_between_chunks(story, model, arctic):
