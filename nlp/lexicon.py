@@ -235,13 +235,22 @@ class Lexicon:
         """Penn tags the token can have given its forms (None: unknown word, any tag).
 
         Within verbs only the form class matters (base, -s, -ing, past), so a tagger that reads
-        "sled" as a past tense (of a verb "sle") is overruled.
+        "sled" as a past tense (of a verb "sle") is overruled. A hyphenated token is a form of its
+        last word, in the parts of speech WordNet gives the whole of it as one entry: "ice-cream"
+        is a noun (a tagger reads it as an adjective before a noun, and "the ice-cream van" would
+        tick "van", which "the ice cream van" does not), "ice-cold" an adjective.
         """
         word = strip_possessive(token.split("-")[-1])
         if not self.known(word):
             return None
+        readings = self.readings(word)
+        entry = self.entry_pos([part for part in strip_possessive(token).split("-") if part]) if "-" in token else None
+        if entry:
+            readings = {upos: lemmas for upos, lemmas in readings.items() if _UPOS_WN.get(upos) in entry} or {
+                _WN_UPOS[pos]: frozenset({word}) for pos in entry
+            }
         tags: set[str] = set()
-        for upos, lemmas in self.readings(word).items():
+        for upos, lemmas in readings.items():
             base = word in lemmas
             if upos in ("NOUN", "PROPN"):
                 tags.update(("NN", "NNP") if base else ("NNS", "NNPS"))
