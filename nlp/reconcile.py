@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from nlp.referee import Referee
-from nlp.ticks import HeardWord, StoryTracker, TickEvent
+from nlp.ticks import HeardWord, StoryTracker, TickEvent, numbers_said
 
 #: a confirmation withdraws a streamed tick when the words it heard in its place are heard with
 #: at least this probability. Measured on the four voices of tests/benchmarks/bench_audio_terms.py
@@ -66,7 +66,7 @@ class ReconcilingTracker:
         self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
     ) -> list[TickEvent]:
         """A streamed hypothesis of the current utterance (see `StoryTracker.update`)."""
-        heard = [HeardWord.of(word) for word in words]
+        heard = numbers_said(words, self._referee.language)
         if not self._open:
             self._utterances.append([])
         self._utterances[-1] = heard
@@ -75,8 +75,9 @@ class ReconcilingTracker:
         return self._changes()
 
     def confirm(self, words: Iterable[HeardWord | str | Mapping[str, Any]]) -> list[TickEvent]:
-        """A finished utterance decoded again, whole, with its words' times."""
-        heard = [HeardWord.of(word) for word in words]
+        """A finished utterance decoded again, whole, with its words' times; numbers written in
+        digits said in words, as the stream's are, so that "6" confirms "six"."""
+        heard = numbers_said(words, self._referee.language)
         self._confirmed.update(heard, final=True)
         if self._withdraw_at is not None:
             confirmed = _standing(self._confirmed)

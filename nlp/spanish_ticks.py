@@ -26,7 +26,7 @@ from typing import Any
 
 from nlp.apertium import Unit
 from nlp.spanish import CONTENT, SpanishReferee, compound_key, words_of
-from nlp.ticks import HeardWord, StoryTracker, TickEvent, separated
+from nlp.ticks import HeardWord, StoryTracker, TickEvent, numbers_said, separated
 
 RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
 FROZEN_BEHIND = 8  # words behind the last heard that are no longer read again as the utterance grows
@@ -60,6 +60,8 @@ class SpanishTickTracker(StoryTracker):
     `min_confidence` ignores words the recognizer is less sure of.
     """
 
+    language = "es"
+
     def __init__(
         self, referee: SpanishReferee, terms: Mapping[str, Sequence[str]], *, min_confidence: float = 0.0
     ) -> None:
@@ -83,9 +85,9 @@ class SpanishTickTracker(StoryTracker):
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Utterance())
         utterance = self._segments[-1]
-        utterance.words = [w for w in map(HeardWord.of, words) if words_of(w.text)]
+        utterance.words = [w for w in numbers_said(words, self.language) if words_of(w.text)]
         utterance.sure = len(utterance.words)
-        utterance.words += [] if final else [w for w in lookahead if words_of(w.text)]
+        utterance.words += [] if final else [w for w in numbers_said(lookahead, self.language) if words_of(w.text)]
         utterance.final = final
         return self._settle(len(self._segments) - 1)
 

@@ -53,6 +53,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
+from nlp.numbers import said
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
 from nlp.wordclass import BE, CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
@@ -150,6 +151,24 @@ class HeardWord:
         )
 
 
+def numbers_said(words: Iterable[HeardWord | str | Mapping[str, Any]], language: str) -> list[HeardWord]:
+    """Heard words with the numbers a recognizer wrote in digits said in words (nlp.numbers:
+    "20" -> "twenty"); a number said in several words shares its word's time evenly among them
+    ("100" -> "one", "hundred")."""
+    out: list[HeardWord] = []
+    for word in map(HeardWord.of, words):
+        parts = said(word.text, language).split() if any(c.isdigit() for c in word.text) else [word.text]
+        if parts == [word.text]:
+            out.append(word)
+            continue
+        start, end = word.start, word.end
+        step = (end - start) / len(parts) if start is not None and end is not None and parts else None
+        for k, part in enumerate(parts):
+            at = start + k * step if start is not None and step is not None else None
+            out.append(HeardWord(part, at, at + step if at is not None and step is not None else None, word.confidence))
+    return out
+
+
 @dataclass(frozen=True)
 class TickEvent:
     """A player's term heard (`ticked`) or, when a revision withdrew its evidence, no longer
@@ -214,6 +233,7 @@ class StoryTracker(ABC):
     closed) in `_segments`, its ticks by term id in `_ticks`, and settles an utterance's ticks
     after each change (`_settle`)."""
 
+    language: str  # the story's: numbers written in digits are said in it (`numbers_said`)
     _terms: list[tuple[str, int, str]]  # (player, place in the player's list, term)
     _players: list[str]
     _segments: Sequence[_Closable]
@@ -239,7 +259,7 @@ class StoryTracker(ABC):
     def say(self, text: str) -> list[TickEvent]:
         """Typed story text: punctuation, hyphens and capitals allowed; each clause is final."""
         events = self.finish()
-        for clause in clauses(text):
+        for clause in clauses(said(text, self.language)):
             words = [HeardWord(word) for word in self._typed(clause)]
             if words:
                 events += self.update(words, final=True)
@@ -269,6 +289,8 @@ class TickTracker(StoryTracker):
     `alternative_confidence` on (or always when it has no confidence); `sound_alike`, a
     similarity between 0 and 1, also accepts words pronounced like a term's word (off: None).
     """
+
+    language = "en"
 
     def __init__(
         self,
@@ -305,9 +327,8 @@ class TickTracker(StoryTracker):
     def update(
         self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
     ) -> list[TickEvent]:
-        heard = [w if type(w) is HeardWord else HeardWord.of(w) for w in words]
-        heard = [w for w in heard if not _filler(w.text)]
-        ahead = [] if final else [w for w in lookahead if not _filler(w.text)]
+        heard = [w for w in numbers_said(words, self.language) if not _filler(w.text)]
+        ahead = [] if final else [w for w in numbers_said(lookahead, self.language) if not _filler(w.text)]
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Segment())
         seg = self._segments[-1]

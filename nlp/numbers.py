@@ -1,0 +1,80 @@
+"""Numbers written with digits, said in words: Whisper writes "We waited 20 minutes.", "100
+people", "$4", "the 10th" where the storyteller said "twenty", "a hundred", "four dollars",
+"tenth", and a player may type a story so. The term rules read words, so the digits are spelled
+out as they are said (num2words) before a tracker reads them: "twenty" ticks from "20". Digits
+a pattern here does not read ("1990s", "B2") stay as they are, which no term matches.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from num2words import num2words
+
+#: currency signs before an amount (or after it: "3,50 €"): the unit's singular and plural
+_CURRENCIES = {
+    "en": {"$": ("dollar", "dollars"), "£": ("pound", "pounds"), "€": ("euro", "euros")},
+    "es": {"$": ("dólar", "dólares"), "£": ("libra", "libras"), "€": ("euro", "euros")},
+}
+_PERCENT = {"en": "percent", "es": "por ciento"}
+_O_CLOCK = {"en": " o'clock", "es": ""}
+_CLOCK = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})(?![\w:])")
+#: (thousands, decimal) separators of each language: "1,000.5" in English, "1.000,5" in Spanish
+_SEPARATORS = {"en": (",", "."), "es": (".", ",")}
+_NUMBERS = {
+    language: re.compile(
+        rf"(?<![\w.,])(?P<currency>[$£€])?(?P<whole>\d{{1,3}}(?:{re.escape(thousands)}\d{{3}})+|\d+)"
+        rf"(?:{re.escape(decimal)}(?P<fraction>\d+))?(?P<suffix>st|nd|rd|th|º|ª|%|\s?[$£€])?(?![\w]|[.,]\d)",
+        re.IGNORECASE,
+    )
+    for language, (thousands, decimal) in _SEPARATORS.items()
+}
+_FRACTION_ALONE = re.compile(r"(?<![\w])[.,](\d+)(?![\w])")  # ".00" after "$4", as Whisper splits "$4.00"
+
+
+def said(text: str, language: str) -> str:
+    """The text with its numbers in words ("at 6." -> "at six.", "$4" -> "four dollars")."""
+    if not any(character.isdigit() for character in text):
+        return text
+    return _said(text, language)
+
+
+@lru_cache(maxsize=4096)
+def _said(text: str, language: str) -> str:
+    text = _CLOCK.sub(lambda m: _clock(int(m[1]), int(m[2]), language), text)
+    text = _NUMBERS[language].sub(lambda m: _number(m, language), text)
+    return _FRACTION_ALONE.sub(lambda m: "" if not int(m[1]) else _words(int(m[1]), language), text)
+
+
+def _number(match: re.Match[str], language: str) -> str:
+    thousands = _SEPARATORS[language][0]
+    whole, fraction, suffix = int(match["whole"].replace(thousands, "")), match["fraction"], (match["suffix"] or "").lower()
+    currency = match["currency"] or (suffix.strip() if suffix.strip() in _CURRENCIES[language] else None)
+    if currency:
+        singular, plural = _CURRENCIES[language][currency]
+        cents = f" {_words(int(fraction), language)}" if fraction and int(fraction) else ""
+        spoken = f"{_words(whole, language)} {singular if whole == 1 else plural}{cents}"
+    elif suffix not in ("", "%"):  # an ordinal: 1st, 1º
+        return _words(whole, language, "ordinal")
+    elif fraction is not None:
+        spoken = _words(float(f"{whole}.{fraction}"), language)
+    elif language == "en" and thousands not in match["whole"] and (1100 <= whole <= 1999 or 2010 <= whole <= 2099):
+        spoken = _words(whole, language, "year")  # "in 1999": nineteen ninety-nine
+    else:
+        spoken = _words(whole, language)
+    return f"{spoken} {_PERCENT[language]}" if suffix == "%" else spoken
+
+
+def _clock(hours: int, minutes: int, language: str) -> str:
+    if hours > 24 or minutes > 59:
+        return f"{_words(hours, language)} {_words(minutes, language)}"
+    if minutes == 0:
+        return f"{_words(hours, language)}{_O_CLOCK[language]}"
+    return f"{_words(hours, language)} {'oh ' if language == 'en' and minutes < 10 else ''}{_words(minutes, language)}"
+
+
+def _words(n: float, language: str, to: str = "cardinal") -> str:
+    spoken = str(num2words(n, lang=language, to=to)).replace(",", "")
+    # Whisper writes "100" for "a hundred" as for "one hundred"; "one hundred" is a WordNet
+    # entry, whose "hundred" does not tick on its own, "a hundred" ticks it
+    return re.sub(r"^one (hundred|thousand|million|billion)\b", r"a \1", spoken) if language == "en" else spoken

@@ -1,0 +1,63 @@
+"""Numbers written in digits (as Whisper writes them) are heard as the words said."""
+from __future__ import annotations
+
+import pytest
+
+from nlp import HeardWord, ReconcilingTracker, TickTracker, judge_transcript, referee_for
+from nlp.numbers import said
+
+
+@pytest.mark.parametrize(
+    "text, language, spoken",
+    [
+        ("The train leaves at 6.", "en", "The train leaves at six."),
+        ("We waited for 20 minutes.", "en", "We waited for twenty minutes."),
+        ("100 people, 150 cows, 1,000 miles", "en", "a hundred people, a hundred and fifty cows, a thousand miles"),
+        ("for $4.", "en", "for four dollars."),
+        ("It cost $1.", "en", "It cost one dollar."),
+        ("The shop sold 12 eggs for $4 .00.", "en", "The shop sold twelve eggs for four dollars ."),  # Whisper's "$4.00"
+        ("the 21st of May, the 2nd-hand shop", "en", "the twenty-first of May, the second-hand shop"),
+        ("about 10% of them", "en", "about ten percent of them"),
+        ("At 3:30, at 3:00, at 10:05", "en", "At three thirty, at three o'clock, at ten oh five"),
+        ("In 1999 and in 2024", "en", "In nineteen ninety-nine and in twenty twenty-four"),
+        ("a 3-year-old", "en", "a three-year-old"),
+        ("the 1990s, a B2 bomber", "en", "the 1990s, a B2 bomber"),  # not read: left as written
+        ("Llegamos a las 6.", "es", "Llegamos a las seis."),
+        ("Eran 1.000 soldados y 100 caballos.", "es", "Eran mil soldados y cien caballos."),
+        ("Costó 3,50 € el 1º de mayo", "es", "Costó tres euros cincuenta el primero de mayo"),
+    ],
+)
+def test_numbers_in_digits_are_said_in_words(text, language, spoken):
+    assert said(text, language) == spoken
+
+
+def test_a_typed_story_ticks_the_numbers_it_writes_in_digits(referee):
+    terms = {"Ann": ["five", "kitten", "twenty", "hundred", "dollar"], "Bo": ["first", "minute", "six"]}
+    ticked = judge_transcript(referee, terms, "The cat had 5 kittens. She came 1st after 20 minutes and won $100.")
+    assert [tick is not None for tick in ticked["Ann"]] == [True, True, True, True, True]
+    assert [tick is not None for tick in ticked["Bo"]] == [True, True, False]
+
+
+def test_a_number_heard_in_digits_ticks_within_its_word_time(referee):
+    """Whisper heard "100 people": "a hundred" shares the time of "100"."""
+    tracker = TickTracker(referee, {"Ann": ["hundred", "people"]})
+    heard = [HeardWord("There", 0.0, 0.3, 0.9), HeardWord("were", 0.3, 0.5, 0.9), HeardWord("100", 0.5, 1.1, 0.9),
+             HeardWord("people.", 1.1, 1.6, 0.9)]
+    events = tracker.update(heard, final=True)
+    assert [(event.term, event.evidence, event.time) for event in events] == [("hundred", "hundred", 1.1), ("people", "people.", 1.6)]
+
+
+def test_a_number_the_stream_spelled_and_the_confirmation_wrote_in_digits_stands(referee):
+    """The same number read two ways is no evidence against the tick."""
+    tracker = ReconcilingTracker(referee, {"Ann": ["six"]}, withdraw_at=0.5)
+    streamed = [HeardWord("at", 0.0, 0.3, 0.9), HeardWord("six.", 0.3, 0.8, 0.9)]
+    confirmed = [HeardWord("at", 0.0, 0.3, 0.99), HeardWord("6.", 0.3, 0.8, 0.99)]
+    assert [event.term for event in tracker.update(streamed, final=True)] == ["six"]
+    assert tracker.confirm(confirmed) == []
+    assert tracker.ticked()["Ann"][0] is not None
+
+
+def test_a_spanish_story_ticks_the_numbers_it_writes_in_digits():
+    tracker = referee_for("es").tracker({"Ana": ["seis", "cien", "caballo"]})
+    tracker.say("Llegamos a las 6 con 100 caballos.")
+    assert [tick is not None for tick in tracker.ticked()["Ana"]] == [True, True, True]
