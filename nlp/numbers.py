@@ -74,7 +74,4 @@ def _clock(hours: int, minutes: int, language: str) -> str:
 
 
 def _words(n: float, language: str, to: str = "cardinal") -> str:
-    spoken = str(num2words(n, lang=language, to=to)).replace(",", "")
-    # Whisper writes "100" for "a hundred" as for "one hundred"; "one hundred" is a WordNet
-    # entry, whose "hundred" does not tick on its own, "a hundred" ticks it
-    return re.sub(r"^one (hundred|thousand|million|billion)\b", r"a \1", spoken) if language == "en" else spoken
+    return str(num2words(n, lang=language, to=to)).replace(",", "")

@@ -18,6 +18,7 @@ from nlp import lexicon as lexicon_module
 from nlp import tagger as tagger_module
 from nlp.caching import cache_methods
 from nlp.lexicon import MAX_PHRASE, Lexicon, phrase_product
+from nlp.numbers import said
 from nlp.tagger import ContextTagger, load_spacy
 from games.base import TermRefusal
 from games.language import _
@@ -68,8 +69,9 @@ class Verdict:
 
 
 def tokens(text: str) -> list[str]:
-    """Lowercase words of a text; hyphenated compounds and possessives stay one token."""
-    return _TOKEN.findall(text.lower().replace("’", "'"))
+    """Lowercase words of an English text; hyphenated compounds and possessives stay one token,
+    numbers in digits are said in words ("1st" is "first", nlp.numbers)."""
+    return _TOKEN.findall(said(text, "en").lower().replace("’", "'"))
 
 
 def clauses(text: str) -> list[str]:
@@ -241,7 +243,7 @@ class TermReferee(Referee):
     def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
         """(key, card text) for every card word, part of a hyphenated word and run of words."""
         found: list[tuple[str, str]] = []
-        for clause in clauses(card_text):
+        for clause in clauses(said(card_text, self.language)):
             toks = tokens(clause)
             for i, token in enumerate(toks):
                 parts = [token, *(token.split("-") if "-" in token else ())]

@@ -39,6 +39,7 @@ from games.language import N_
 from nlp.apertium import Reading, SpanishAnalyser, Unit, missing
 from nlp.caching import cache_methods
 from nlp.lexicon import Lexicon, phrase_product
+from nlp.numbers import said
 from nlp.referee import (
     LanguageResourceMissing,
     Referee,
@@ -114,10 +115,11 @@ class SpanishReferee(Referee):
 
     # -- analysis --------------------------------------------------------------------------
     def analyse(self, text: str) -> tuple[Unit, ...]:
-        return self.analyser.analyse(text)
+        """The text's units, its numbers in digits said in words (nlp.numbers)."""
+        return self.analyser.analyse(said(text, self.language))
 
     def words(self, term: str) -> tuple[str, ...]:
-        return tuple(word.lower() for word in words_of(term))
+        return tuple(word.lower() for word in words_of(said(term, self.language)))
 
     def spelt(self, word: str) -> tuple[Unit, ...]:
         """The analysis of a word alone; one the analyser does not know, written without its
@@ -214,7 +216,7 @@ class SpanishReferee(Referee):
 
     # -- the rules -------------------------------------------------------------------------
     def check(self, term: str, card_text: str, written: Sequence[str] = ()) -> Verdict:
-        words = words_of(term)
+        words = words_of(said(term, self.language))
 
         def rules() -> Verdict | None:
             units = self.analyse(" ".join(words))
@@ -327,7 +329,7 @@ class SpanishReferee(Referee):
     def _card(self, card_text: str) -> tuple[tuple[str, str], ...]:
         """(key, card text) for every word of the card, multiword unit and compound."""
         found: list[tuple[str, str]] = []
-        for clause in clauses(card_text):
+        for clause in clauses(said(card_text, self.language)):
             units = self.analyse(clause)
             for word in words_of(clause):
                 found += [(key, word) for unit in self.spelt(word) for key in self.unit_keys(unit)]

@@ -521,6 +521,8 @@ class TickTracker(StoryTracker):
                     end <= len(seg.tokens) and is_function_word(words[-1], self._lexicon)
                 ):
                     continue  # "all-night", "up-to-date": a compound starts and ends with a content word
+                if all(word in NUMBERS for word in words):
+                    continue  # a numeral, whose words tick ("one hundred" ticks "hundred" as "a hundred" does)
                 if any(self._closed(seg, j) for j in range(start + 1, min(end, len(seg.tokens)))):
                     break  # no compound spans punctuation or a pause
                 if end > len(seg.tokens):

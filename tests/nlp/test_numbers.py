@@ -12,7 +12,7 @@ from nlp.numbers import said
     [
         ("The train leaves at 6.", "en", "The train leaves at six."),
         ("We waited for 20 minutes.", "en", "We waited for twenty minutes."),
-        ("100 people, 150 cows, 1,000 miles", "en", "a hundred people, a hundred and fifty cows, a thousand miles"),
+        ("100 people, 150 cows, 1,000 miles", "en", "one hundred people, one hundred and fifty cows, one thousand miles"),
         ("for $4.", "en", "for four dollars."),
         ("It cost $1.", "en", "It cost one dollar."),
         ("The shop sold 12 eggs for $4 .00.", "en", "The shop sold twelve eggs for four dollars ."),  # Whisper's "$4.00"
@@ -39,7 +39,7 @@ def test_a_typed_story_ticks_the_numbers_it_writes_in_digits(referee):
 
 
 def test_a_number_heard_in_digits_ticks_within_its_word_time(referee):
-    """Whisper heard "100 people": "a hundred" shares the time of "100"."""
+    """Whisper heard "100 people": "one hundred" shares the time of "100"."""
     tracker = TickTracker(referee, {"Ann": ["hundred", "people"]})
     heard = [HeardWord("There", 0.0, 0.3, 0.9), HeardWord("were", 0.3, 0.5, 0.9), HeardWord("100", 0.5, 1.1, 0.9),
              HeardWord("people.", 1.1, 1.6, 0.9)]
@@ -61,3 +61,23 @@ def test_a_spanish_story_ticks_the_numbers_it_writes_in_digits():
     tracker = referee_for("es").tracker({"Ana": ["seis", "cien", "caballo"]})
     tracker.say("Llegamos a las 6 con 100 caballos.")
     assert [tick is not None for tick in tracker.ticked()["Ana"]] == [True, True, True]
+
+
+def test_a_term_or_a_card_in_digits_is_its_words(referee):
+    """A player's "20" is the term "twenty"; a card's "10" is its word "ten", which no term may be."""
+    assert referee.check("20", "Once upon a time.").allowed and referee.same("20", "twenty")
+    assert referee.same("1st", "first") and not referee.same("1st", "st")
+    assert referee.check("ten", "He was 10 years old.").code == "on_card"
+    ticked = judge_transcript(referee, {"Ann": ["20", "1st"]}, "He came first after twenty days.")
+    assert [tick is not None for tick in ticked["Ann"]] == [True, True]
+    spanish = referee_for("es")
+    assert spanish.same("20", "veinte") and spanish.check("diez", "Tenía 10 años.").code == "on_card"
+
+
+def test_a_numeral_ticks_its_words(referee):
+    """"100" is said "one hundred", which ticks "hundred" as "a hundred" does: a numeral is no
+    compound (WordNet lists "one hundred")."""
+    for story in ("There were 100 people.", "There were one hundred people.", "There were a hundred people."):
+        ticked = judge_transcript(referee, {"Ann": ["hundred"]}, story)
+        assert ticked["Ann"][0] is not None, story
+    assert judge_transcript(referee, {"Ann": ["one hundred"]}, "There were 100 people.")["Ann"][0] is not None
