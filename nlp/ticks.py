@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import compress
 from typing import Any, Protocol
 
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
@@ -100,6 +101,7 @@ CLAUSE_VERBS = frozenset(
     """.split()
 )
 _REACH = max(RIGHT_CONTEXT, MAX_PHRASE - 2)  # how far right of a boundary its decision looks
+_DIGIT = re.compile(r"\d")
 _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 
 
@@ -155,9 +157,12 @@ def numbers_said(words: Iterable[HeardWord | str | Mapping[str, Any]], language:
     """Heard words with the numbers a recognizer wrote in digits said in words (nlp.numbers:
     "20" -> "twenty"); a number said in several words shares its word's time evenly among them
     ("100" -> "one", "hundred")."""
+    heard = [w if type(w) is HeardWord else HeardWord.of(w) for w in words]
+    if not _DIGIT.search("".join([w.text for w in heard])):
+        return heard
     out: list[HeardWord] = []
-    for word in map(HeardWord.of, words):
-        parts = said(word.text, language).split() if any(c.isdigit() for c in word.text) else [word.text]
+    for word in heard:
+        parts = said(word.text, language).split()
         if parts == [word.text]:
             out.append(word)
             continue
@@ -167,6 +172,27 @@ def numbers_said(words: Iterable[HeardWord | str | Mapping[str, Any]], language:
             at = start + k * step if start is not None and step is not None else None
             out.append(HeardWord(part, at, at + step if at is not None and step is not None else None, word.confidence))
     return out
+
+
+def _said_once(words: list[HeardWord], known: Callable[[str], bool]) -> list[HeardWord]:
+    """The words without the repetitions and false starts of spontaneous speech, which would
+    otherwise read as a compound of a word with itself or split the compound they interrupt: a
+    word said again at once ("the blue whale whale", "whale whale watching"), and the start of a
+    word said again whole, when it is no word (`known`) or ends in a dash ("the bus sto stop",
+    "my gran- grandma"). Kept are a word said again after punctuation or a pause (`separated`:
+    "a dragon. Dragons ...") and a word that begins the next one ("the cat catches", or "my gran
+    grandma": `TickTracker._decide` ends any compound there)."""
+    tokens = list(map(heard_token, [w.text for w in words]))
+    dropped = set()
+    for i in compress(range(1, len(tokens)), map(str.startswith, tokens[1:], tokens)):  # few: C speed
+        before, after = words[i - 1], words[i]
+        if separated(before, after):
+            continue
+        if tokens[i] == tokens[i - 1]:
+            dropped.add(i)
+        elif len(tokens[i - 1]) > 1 and (before.text.rstrip().endswith("-") or not known(tokens[i - 1])):
+            dropped.add(i - 1)
+    return [word for i, word in enumerate(words) if i not in dropped] if dropped else words
 
 
 @dataclass(frozen=True)
@@ -327,8 +353,10 @@ class TickTracker(StoryTracker):
     def update(
         self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
     ) -> list[TickEvent]:
-        heard = [w for w in numbers_said(words, self.language) if not _filler(w.text)]
+        known = self._lexicon.known
+        heard = _said_once([w for w in numbers_said(words, self.language) if not _filler(w.text)], known)
         ahead = [] if final else [w for w in numbers_said(lookahead, self.language) if not _filler(w.text)]
+        ahead = _said_once(heard[-1:] + ahead, known)[len(heard[-1:]) :]
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Segment())
         seg = self._segments[-1]
@@ -407,6 +435,9 @@ class TickTracker(StoryTracker):
         first, second = tokens[k - 1], tokens[k]
         if first.endswith(("'s", "'")):
             return False  # a possessive: "the dog's bone"
+        if len(first) > 1 and second.startswith(first):
+            seg.separated.add(k)  # a word started and said again, the start a word too: "my gran grandma" (`_said_once`)
+            return False
         if self._closed(seg, k) or first in TEMPORAL or second in TEMPORAL:
             seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"
             return False

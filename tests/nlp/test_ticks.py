@@ -355,6 +355,27 @@ def test_typed_text_keeps_hyphens_capitals_and_punctuation(referee):
     }
 
 
+@pytest.mark.parametrize(
+    "text, ticked",
+    [
+        ("the dragon dragon flew away", {"dragon"}),  # a word said again
+        ("my gran grandma baked a cake", {"grandma", "cake"}),  # a word started and said again
+        ("we rode a bi bike to the castle", {"bike", "castle"}),
+        ("the fire fire engine raced past", {"fire engine"}),  # the compound said again stays one
+        ("the fire engine engine raced past", {"fire engine"}),
+        ("we waited at the bus sto stop", {"bus stop"}),  # a start that is no word is dropped
+        ("we waited at the bus- bus stop", {"bus stop"}),
+        ("the cat catches a bike", {"cat", "bike"}),  # a word that begins the next one stays a word
+        ("a dragon. dragon eggs hatched", {"dragon"}),  # said again after punctuation: a word again
+    ],
+)
+def test_a_word_said_again_is_no_compound_with_itself(referee, text, ticked):
+    """Spontaneous speech repeats and restarts words; a recognizer writes both ("the dragon
+    dragon", "my gran grandma"), and read as a noun+noun compound the word would not tick."""
+    terms = ["dragon", "grandma", "cake", "bike", "castle", "fire engine", "engine", "bus stop", "bus", "stop", "cat"]
+    assert heard_once(referee, terms, text.split()) == ticked
+
+
 def heard_once(referee, terms, words):
     """The words as one final recognizer hypothesis: the terms ticked."""
     tracker = TickTracker(referee, {f"p{i}": [term] for i, term in enumerate(terms)})
