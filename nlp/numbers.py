@@ -17,19 +17,20 @@ _CURRENCIES = {
     "es": {"$": ("dólar", "dólares"), "£": ("libra", "libras"), "€": ("euro", "euros")},
 }
 _PERCENT = {"en": "percent", "es": "por ciento"}
+MAX_DIGITS = 18  # characters of a number read (a billion billions); longer ones stay as written
 _O_CLOCK = {"en": " o'clock", "es": ""}
-_CLOCK = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})(?![\w:])")
+_CLOCK = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})(?![\w:])", re.ASCII)
 #: (thousands, decimal) separators of each language: "1,000.5" in English, "1.000,5" in Spanish
 _SEPARATORS = {"en": (",", "."), "es": (".", ",")}
 _NUMBERS = {
     language: re.compile(
         rf"(?<![\w.,])(?P<currency>[$£€])?(?P<whole>\d{{1,3}}(?:{re.escape(thousands)}\d{{3}})+|\d+)"
         rf"(?:{re.escape(decimal)}(?P<fraction>\d+))?(?P<suffix>st|nd|rd|th|º|ª|%|\s?[$£€])?(?![\w]|[.,]\d)",
-        re.IGNORECASE,
+        re.IGNORECASE | re.ASCII,
     )
     for language, (thousands, decimal) in _SEPARATORS.items()
 }
-_FRACTION_ALONE = re.compile(r"(?<![\w])[.,](\d+)(?![\w])")  # ".00" after "$4", as Whisper splits "$4.00"
+_FRACTION_ALONE = re.compile(r"(?<![\w])[.,](\d{1,2})(?![\w])", re.ASCII)  # ".00" after "$4", as Whisper splits "$4.00"
 
 
 def said(text: str, language: str) -> str:
@@ -47,6 +48,8 @@ def _said(text: str, language: str) -> str:
 
 
 def _number(match: re.Match[str], language: str) -> str:
+    if len(match[0]) > MAX_DIGITS:
+        return match[0]  # no number anyone says (and num2words overflows): as written
     thousands = _SEPARATORS[language][0]
     whole, fraction, suffix = int(match["whole"].replace(thousands, "")), match["fraction"], (match["suffix"] or "").lower()
     currency = match["currency"] or (suffix.strip() if suffix.strip() in _CURRENCIES[language] else None)

@@ -22,6 +22,7 @@ from nlp.numbers import said
         ("In 1999 and in 2024", "en", "In nineteen ninety-nine and in twenty twenty-four"),
         ("a 3-year-old", "en", "a three-year-old"),
         ("the 1990s, a B2 bomber", "en", "the 1990s, a B2 bomber"),  # not read: left as written
+        ("9" * 40 + " and " + "1" * 5000, "en", "9" * 40 + " and " + "1" * 5000),  # no number anyone says
         ("Llegamos a las 6.", "es", "Llegamos a las seis."),
         ("Eran 1.000 soldados y 100 caballos.", "es", "Eran mil soldados y cien caballos."),
         ("Costó 3,50 € el 1º de mayo", "es", "Costó tres euros cincuenta el primero de mayo"),
