@@ -23,7 +23,9 @@ TERMS = {
     "Julian": ["brother", "truck", "pizza", "dinosaur", "horn"],
     "Julián": ["dog", "engine", "window", "music", "apple"],
 }
-HOSTILE = "<img src=x onerror=alert(1)>"
+# markup that runs a script wherever it is not escaped, and a term the referee allows (nouns in a
+# row), so that it shows on its writer's list; with a digit ("alert(1)") it would be a free phrase
+HOSTILE = "<img src=x onerror=alert()>"
 
 
 def assert_secret(pages: Pages, host: Host, written: dict[str, list[str]]) -> None:
