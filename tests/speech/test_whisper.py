@@ -17,6 +17,7 @@ from host.speech import whisper_confirming, whisper_decoding, whisper_recognizer
 from host.speech.recognizer import Hypothesis, MissingModel, WrongSampleRate
 from host.speech.whisper_recognizer import WhisperRecognizer
 from models.locate import locate_confirming
+from nlp import ReconcilingTracker, load_referee
 from tests.benchmarks import bench_whisper_stream
 from tests.benchmarks.bench_asr import word_errors
 from tests.benchmarks.bench_whisper_stream import plain
@@ -333,6 +334,21 @@ def test_a_sentence_finished_while_speech_goes_on_is_confirmed_after_confirm_wai
     confirmed = next(t for t, h in timed if h.confirmed)
     assert closed + whisper_recognizer.CONFIRM_WAIT - 0.1 <= confirmed <= closed + whisper_recognizer.CONFIRM_WAIT + 0.1
     assert confirmed < seconds(pcm) - 1.0
+
+
+def test_numbers_whisper_writes_in_digits_tick_the_words_said(story, synthesize):
+    """Whisper streams and confirms slt's "twenty minutes" and "ten" as "20 minutes" and "10"
+    (on this machine, each time): the terms "twenty" and "ten" tick all the same (nlp.numbers)."""
+    timed = stream(story, read_pcm(synthesize(["We waited for twenty minutes.", "She turned ten last week."])))
+    assert any(re.search(r"\d", word.text) for _, h in timed for word in h.words), [h.text for _, h in timed]
+    tracker = ReconcilingTracker(load_referee(), {"Ann": ["twenty", "minute"], "Bo": ["ten", "week"]})
+    for _, hypothesis in timed:
+        if hypothesis.confirmed:
+            tracker.confirm(hypothesis.words)
+        else:
+            tracker.update(hypothesis.words, hypothesis.final, hypothesis.lookahead)
+    tracker.finish()
+    assert all(tick is not None for ticks in tracker.ticked().values() for tick in ticks), tracker.ticked()
 
 
 def test_confirmations_in_the_background_are_those_made_between_chunks(story, model, arctic):
