@@ -618,9 +618,9 @@ def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: Term
     its confirmations); judgement accuracy side by side, and every figure of the second, as in a game."""
     recognizer = open_recognizer("whisper", args.model, confirming=args.confirming, live=args.live)
     clock = ConfirmationClock(recognizer)
-    baseline = ["no context, the stream (old)"] if not args.card_half else []
-    print("\n| voice, stories after a card | " + " | ".join(baseline) + "".join(" | " for _ in baseline)
-          + "the card: the stream alone | the card: with its confirmations (new) |\n|---|---|---|" + "---|" * len(baseline))
+    columns = [*([] if args.card_half else ["no context, the stream (old)"]),
+               "the card: the stream alone", "the card: with its confirmations (new)"]
+    print("\n| voice, stories after a card | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns))
     for voice in args.voices:
         old = [] if args.card_half else [run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: None)]
         new = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: story["card"])
