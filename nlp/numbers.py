@@ -19,6 +19,7 @@ _CURRENCIES = {
 _PERCENT = {"en": "percent", "es": "por ciento"}
 MAX_DIGITS = 18  # characters of a number read (a billion billions); longer ones stay as written
 _O_CLOCK = {"en": " o'clock", "es": ""}
+DIGIT = re.compile(r"\d", re.ASCII)  # a digit this module reads
 _CLOCK = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})(?![\w:])", re.ASCII)
 #: (thousands, decimal) separators of each language: "1,000.5" in English, "1.000,5" in Spanish
 _SEPARATORS = {"en": (",", "."), "es": (".", ",")}
@@ -35,7 +36,7 @@ _FRACTION_ALONE = re.compile(r"(?<![\w])[.,](\d{1,2})(?![\w])", re.ASCII)  # ".0
 
 def said(text: str, language: str) -> str:
     """The text with its numbers in words ("at 6." -> "at six.", "$4" -> "four dollars")."""
-    if not any(character.isdigit() for character in text):
+    if not DIGIT.search(text):
         return text
     return _said(text, language)
 

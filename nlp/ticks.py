@@ -54,7 +54,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from nlp.lexicon import MAX_PHRASE, NOUN_TAGS, TAGS_OF, VERB_TAGS
-from nlp.numbers import said
+from nlp.numbers import DIGIT, said
 from nlp.referee import TermReferee, clauses
 from nlp.soundalike import SoundAlike
 from nlp.wordclass import BE, CONJUNCTIONS, LIKE_TOMORROW, NUMBERS, is_function_word
@@ -101,7 +101,6 @@ CLAUSE_VERBS = frozenset(
     """.split()
 )
 _REACH = max(RIGHT_CONTEXT, MAX_PHRASE - 2)  # how far right of a boundary its decision looks
-_DIGIT = re.compile(r"\d")
 _TYPED_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*['’]?")
 
 
@@ -158,7 +157,7 @@ def numbers_said(words: Iterable[HeardWord | str | Mapping[str, Any]], language:
     "20" -> "twenty"); a number said in several words shares its word's time evenly among them
     ("100" -> "one", "hundred")."""
     heard = [w if type(w) is HeardWord else HeardWord.of(w) for w in words]
-    if not _DIGIT.search("".join([w.text for w in heard])):
+    if not DIGIT.search("".join([w.text for w in heard])):
         return heard
     out: list[HeardWord] = []
     for word in heard:
