@@ -23,8 +23,8 @@ which PocketSphinx mostly mishears, was sure on 10 cards of 52.
 A tale told in Spanish, Catalan or German is heard by Whisper forced to that language, which
 writes real words of it; the CMU dictionary knows none, so there each word is its spelling folded
 to how it sounds (`SPELLINGS`: accents off, letters read alike made one, silent letters dropped),
-one character a letter, and numbers Whisper writes as digits are spelled out in the language
-(num2words). tests/benchmarks/bench_cards_languages.py measures it.
+one character a letter, and numbers Whisper writes as digits are said in the language
+(nlp.numbers). tests/benchmarks/bench_cards_languages.py measures it.
 """
 from __future__ import annotations
 
@@ -34,21 +34,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from num2words import num2words
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from nlp.numbers import said
 from nlp.soundalike import load_pronunciations
 
 EVIDENCE = 25  # phones heard for full weight
 SURE_SCORE = 0.65  # another tale's cards read: scores up to 0.62
 SURE_MARGIN = 0.15  # ... and margins up to 0.148, never with such a score
 
-_ONES = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-)
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _PHONES: dict[str, str] = {}  # phone -> the character standing for it
 #: how a word of each language other than English sounds, from its spelling: (pattern,
 #: replacement) in order, on the casefolded word with its accents off
@@ -104,23 +99,10 @@ class CardIdentifier:
 
 
 def words(text: str, language: str = "en") -> list[str]:
-    """Casefolded words without punctuation, hyphens split, digits spelled out in `language`
-    ("Six-12" -> ["six", "twelve"]); apostrophes inside words stay ("dragon's", "d'un")."""
-    spell = _number if language == "en" else lambda n: num2words(n, lang=language)
-    text = re.sub(r"\d+", lambda m: f" {spell(int(m.group()))} ", text.casefold().replace("’", "'"))
+    """Casefolded words without punctuation, hyphens split, numbers in digits said in words
+    (nlp.numbers: "Six-12" -> ["six", "twelve"]); apostrophes inside words stay ("dragon's", "d'un")."""
+    text = said(text.replace("’", "'"), language).casefold()
     return [word.strip("'") for word in re.findall(r"[^\W_]+(?:['·][^\W_]+)*", text)]
-
-
-def _number(n: int) -> str:
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else " " + _ONES[n % 10])
-    for size, name in ((10**9, "billion"), (10**6, "million"), (1000, "thousand"), (100, "hundred")):
-        if n >= size:
-            rest = n % size
-            return f"{_number(n // size)} {name}" + (f" {_number(rest)}" if rest else "")
-    raise AssertionError(n)
 
 
 def _sounds(text: str, language: str) -> str:

@@ -2,7 +2,8 @@
 people", "$4", "the 10th" where the storyteller said "twenty", "a hundred", "four dollars",
 "tenth", and a player may type a story so. The term rules read words, so the digits are spelled
 out as they are said (num2words) before a tracker reads them: "twenty" ticks from "20". Digits
-a pattern here does not read ("1990s", "B2") stay as they are, which no term matches.
+a pattern here does not read ("1990s", "B2") stay as they are, which no term matches. Cards are
+read in English, Spanish, Catalan and German (nlp.cards): each language's numbers are said here.
 """
 from __future__ import annotations
 
@@ -15,18 +16,23 @@ from num2words import num2words
 _CURRENCIES = {
     "en": {"$": ("dollar", "dollars"), "£": ("pound", "pounds"), "€": ("euro", "euros")},
     "es": {"$": ("dólar", "dólares"), "£": ("libra", "libras"), "€": ("euro", "euros")},
+    "ca": {"$": ("dòlar", "dòlars"), "£": ("lliura", "lliures"), "€": ("euro", "euros")},
+    "de": {"$": ("Dollar", "Dollar"), "£": ("Pfund", "Pfund"), "€": ("Euro", "Euro")},
 }
-_PERCENT = {"en": "percent", "es": "por ciento"}
+_PERCENT = {"en": "percent", "es": "por ciento", "ca": "per cent", "de": "Prozent"}
 MAX_DIGITS = 18  # characters of a number read (a billion billions); longer ones stay as written
-_O_CLOCK = {"en": " o'clock", "es": ""}
+_O_CLOCK = {"en": " o'clock", "es": "", "ca": "", "de": " Uhr"}
 DIGIT = re.compile(r"\d", re.ASCII)  # a digit this module reads
 _CLOCK = re.compile(r"(?<![\w.,:])(\d{1,2}):(\d{2})(?![\w:])", re.ASCII)
 #: (thousands, decimal) separators of each language: "1,000.5" in English, "1.000,5" in Spanish
-_SEPARATORS = {"en": (",", "."), "es": (".", ",")}
+_SEPARATORS = {"en": (",", "."), "es": (".", ","), "ca": (".", ","), "de": (".", ",")}
+#: how each language marks an ordinal written in digits ("1st", "1º", "4t"; German's "4." reads
+#: as a sentence's end: a cardinal)
+_ORDINALS = {"en": "st|nd|rd|th", "es": "º|ª", "ca": "º|ª|r|n|t|è|a", "de": "(?!)"}
 _NUMBERS = {
     language: re.compile(
         rf"(?<![\w.,])(?P<currency>[$£€])?(?P<whole>\d{{1,3}}(?:{re.escape(thousands)}\d{{3}})+|\d+)"
-        rf"(?:{re.escape(decimal)}(?P<fraction>\d+))?(?P<suffix>st|nd|rd|th|º|ª|%|\s?[$£€])?(?![\w]|[.,]\d)",
+        rf"(?:{re.escape(decimal)}(?P<fraction>\d+))?(?P<suffix>{_ORDINALS[language]}|\s?[%$£€])?(?![\w]|[.,]\d)",
         re.IGNORECASE | re.ASCII,
     )
     for language, (thousands, decimal) in _SEPARATORS.items()
@@ -52,8 +58,8 @@ def _number(match: re.Match[str], language: str) -> str:
     if len(match[0]) > MAX_DIGITS:
         return match[0]  # no number anyone says (and num2words overflows): as written
     thousands = _SEPARATORS[language][0]
-    whole, fraction, suffix = int(match["whole"].replace(thousands, "")), match["fraction"], (match["suffix"] or "").lower()
-    currency = match["currency"] or (suffix.strip() if suffix.strip() in _CURRENCIES[language] else None)
+    whole, fraction, suffix = int(match["whole"].replace(thousands, "")), match["fraction"], (match["suffix"] or "").lower().strip()
+    currency = match["currency"] or (suffix if suffix in _CURRENCIES[language] else None)
     if currency:
         singular, plural = _CURRENCIES[language][currency]
         cents = f" {_words(int(fraction), language)}" if fraction and int(fraction) else ""

@@ -125,4 +125,8 @@ def test_words_are_normalised_for_matching():
     assert words("'Be home before 12,' warned the worn-out Fairy Godmother’s broom!") == [
         "be", "home", "before", "twelve", "warned", "the", "worn", "out", "fairy", "godmother's", "broom",
     ]
-    assert words("101 2000") == ["one", "hundred", "one", "two", "thousand"]
+    # numbers as the tracker says them (nlp.numbers), so that a card read aloud is heard alike
+    assert words("101 2000, the 3rd at 3:30, $4 and 1999") == [
+        "one", "hundred", "and", "one", "two", "thousand", "the", "third", "at", "three", "thirty",
+        "four", "dollars", "and", "nineteen", "ninety", "nine",
+    ]

@@ -26,6 +26,9 @@ from nlp.numbers import said
         ("Llegamos a las 6.", "es", "Llegamos a las seis."),
         ("Eran 1.000 soldados y 100 caballos.", "es", "Eran mil soldados y cien caballos."),
         ("Costó 3,50 € el 1º de mayo", "es", "Costó tres euros cincuenta el primero de mayo"),
+        ("Pagó el 10 % de 1.000 €", "es", "Pagó el diez por ciento de mil euros"),
+        ("Érem 4 amics, el 4t dia, a les 3:30", "ca", "Érem quatre amics, el quart dia, a les tres trenta"),
+        ("Wir waren 21 Freunde, um 3:00, für 3,50 €", "de", "Wir waren einundzwanzig Freunde, um drei Uhr, für drei Euro fünfzig"),
     ],
 )
 def test_numbers_in_digits_are_said_in_words(text, language, spoken):
