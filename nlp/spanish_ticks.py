@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from nlp.apertium import Unit
 from nlp.spanish import CONTENT, SpanishReferee, compound_key, words_of
-from nlp.ticks import HeardWord, StoryTracker, TickEvent, numbers_said, separated
+from nlp.ticks import HeardWord, StoryTracker, TickEvent, numbers_said, said_once, separated
 
 RIGHT_CONTEXT = 2  # words heard after a word before it is decided (a multiword unit is up to three words)
 FROZEN_BEHIND = 8  # words behind the last heard that are no longer read again as the utterance grows
@@ -85,14 +86,20 @@ class SpanishTickTracker(StoryTracker):
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Utterance())
         utterance = self._segments[-1]
-        utterance.words = [w for w in numbers_said(words, self.language) if words_of(w.text)]
-        utterance.sure = len(utterance.words)
-        utterance.words += [] if final else [w for w in numbers_said(lookahead, self.language) if words_of(w.text)]
+        heard = said_once([w for w in numbers_said(words, self.language) if words_of(w.text)], self._known, _token)
+        ahead = [] if final else [w for w in numbers_said(lookahead, self.language) if words_of(w.text)]
+        utterance.words = heard + said_once(heard[-1:] + ahead, self._known, _token)[len(heard[-1:]) :]
+        utterance.sure = len(heard)
         utterance.final = final
         return self._settle(len(self._segments) - 1)
 
     def _typed(self, clause: str) -> list[str]:
         return words_of(clause)
+
+    def _known(self, token: str) -> bool:
+        """Whether the analyser knows the word (`said_once` drops the start of a word said again
+        when it is none: "el arc arcoíris")."""
+        return any(unit.known for unit in self._referee.spelt(token))
 
     # -- matching --------------------------------------------------------------------------
     def _pieces(self, utterance: _Utterance, begin: int) -> list[list[tuple[int, str]]]:
@@ -223,6 +230,12 @@ class SpanishTickTracker(StoryTracker):
                     ticks.append(event)
                     break
         return events + sorted(ticks, key=lambda event: event.heard_at or (0, 0))
+
+
+@lru_cache(maxsize=65536)
+def _token(text: str) -> str:
+    """A heard word as `said_once` compares it: its words, lowercase."""
+    return " ".join(words_of(text)).lower()
 
 
 def _evidence(utterance: _Utterance, span: _Span) -> str:

@@ -173,15 +173,18 @@ def numbers_said(words: Iterable[HeardWord | str | Mapping[str, Any]], language:
     return out
 
 
-def _said_once(words: list[HeardWord], known: Callable[[str], bool]) -> list[HeardWord]:
+def said_once(
+    words: list[HeardWord], known: Callable[[str], bool], token: Callable[[str], str] = heard_token
+) -> list[HeardWord]:
     """The words without the repetitions and false starts of spontaneous speech, which would
     otherwise read as a compound of a word with itself or split the compound they interrupt: a
     word said again at once ("the blue whale whale", "whale whale watching"), and the start of a
     word said again whole, when it is no word (`known`) or ends in a dash ("the bus sto stop",
     "my gran- grandma"). Kept are a word said again after punctuation or a pause (`separated`:
     "a dragon. Dragons ...") and a word that begins the next one ("the cat catches", or "my gran
-    grandma": `TickTracker._decide` ends any compound there)."""
-    tokens = list(map(heard_token, [w.text for w in words]))
+    grandma": `TickTracker._decide` ends any compound there). `token`: a word as its language's
+    tracker compares it."""
+    tokens = list(map(token, [w.text for w in words]))
     dropped = set()
     for i in compress(range(1, len(tokens)), map(str.startswith, tokens[1:], tokens)):  # few: C speed
         before, after = words[i - 1], words[i]
@@ -353,9 +356,9 @@ class TickTracker(StoryTracker):
         self, words: Iterable[HeardWord | str | Mapping[str, Any]], final: bool = False, lookahead: Iterable[HeardWord] = ()
     ) -> list[TickEvent]:
         known = self._lexicon.known
-        heard = _said_once([w for w in numbers_said(words, self.language) if not _filler(w.text)], known)
+        heard = said_once([w for w in numbers_said(words, self.language) if not _filler(w.text)], known)
         ahead = [] if final else [w for w in numbers_said(lookahead, self.language) if not _filler(w.text)]
-        ahead = _said_once(heard[-1:] + ahead, known)[len(heard[-1:]) :]
+        ahead = said_once(heard[-1:] + ahead, known)[len(heard[-1:]) :]
         if not self._segments or self._segments[-1].final:
             self._segments.append(_Segment())
         seg = self._segments[-1]
@@ -435,7 +438,7 @@ class TickTracker(StoryTracker):
         if first.endswith(("'s", "'")):
             return False  # a possessive: "the dog's bone"
         if len(first) > 1 and second.startswith(first):
-            seg.separated.add(k)  # a word started and said again, the start a word too: "my gran grandma" (`_said_once`)
+            seg.separated.add(k)  # a word started and said again, the start a word too: "my gran grandma" (`said_once`)
             return False
         if self._closed(seg, k) or first in TEMPORAL or second in TEMPORAL:
             seg.separated.add(k)  # punctuation, a pause, "his sled | yesterday"

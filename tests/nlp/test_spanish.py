@@ -179,6 +179,23 @@ def test_a_compound_does_not_span_a_pause_or_punctuation(es):
     assert ticks(es, ["oso", "oso polar"], "Vimos un oso. Polar era el frío.") == {"oso"}
 
 
+@pytest.mark.parametrize(
+    "text, ticked",
+    [
+        ("Vimos un oso oso polar.", set()),  # a word said again: "oso polar", not "oso" and "polar"
+        ("Vimos un os- oso polar.", set()),  # the start of a word, cut off, said again whole
+        ("El perro perro corrió.", {"perro"}),
+        ("Vimos un oso. Oso polar, dijo.", {"oso"}),  # said again after punctuation: two words
+        ("Vimos un oso y un oso polar.", {"oso"}),
+    ],
+)
+def test_a_word_said_again_is_said_once(es, text, ticked):
+    """As a recognizer writes spontaneous speech: the repetition is dropped before compounds are read."""
+    tracker = SpanishTickTracker(es, {"Ana": ["oso", "polar", "perro"]})
+    events = tracker.update([HeardWord(word) for word in text.split()], final=True)
+    assert {event.term for event in events if event.ticked} == ticked
+
+
 def test_a_confirmation_adds_the_tick_the_stream_missed(es):
     tracker = ReconcilingTracker(es, {"Ana": ["canción"], "Bea": ["perro"]})
     assert isinstance(es.tracker({}), SpanishTickTracker)
