@@ -470,7 +470,7 @@ def test_a_card_read_aloud_is_confirmed_though_its_prompt_made_the_decode_loop(m
 
     def spied(*args: Any) -> tuple[list[whisper_decoding.Word], float | None]:
         words, looped = decode(*args)
-        if args[3] == whisper_decoding.WHOLE_BEAM:
+        if args[5] == whisper_confirming.CONFIRM_WINDOW:
             confirming.append((args[4] is not None, looped))
         return words, looped
 
