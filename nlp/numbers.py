@@ -84,4 +84,12 @@ def _clock(hours: int, minutes: int, language: str) -> str:
 
 
 def _words(n: float, language: str, to: str = "cardinal") -> str:
-    return str(num2words(n, lang=language, to=to)).replace(",", "")
+    """The number in words, as an ordinal or a year (`to`) where num2words can say it so, else
+    as a cardinal: it fails on Catalan ordinals of round tens ("30è") and on some Spanish ones of
+    15 digits ("999999999999999º")."""
+    try:
+        return str(num2words(n, lang=language, to=to)).replace(",", "")
+    except (LookupError, RecursionError):
+        if to == "cardinal":
+            raise
+        return _words(n, language)

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nlp import HeardWord, ReconcilingTracker, TickTracker, judge_transcript, referee_for
-from nlp.numbers import said
+from nlp.cards import words
+from nlp.numbers import MAX_DIGITS, said
 
 
 @pytest.mark.parametrize(
@@ -28,11 +31,35 @@ from nlp.numbers import said
         ("Costó 3,50 € el 1º de mayo", "es", "Costó tres euros cincuenta el primero de mayo"),
         ("Pagó el 10 % de 1.000 €", "es", "Pagó el diez por ciento de mil euros"),
         ("Érem 4 amics, el 4t dia, a les 3:30", "ca", "Érem quatre amics, el quart dia, a les tres trenta"),
+        ("el 30è dia", "ca", "el trenta dia"),  # num2words has no Catalan ordinal of a round ten: the cardinal
+        ("el 999999999999999º", "es", "el " + said("999999999999999", "es")),  # nor a Spanish one of 15 nines
         ("Wir waren 21 Freunde, um 3:00, für 3,50 €", "de", "Wir waren einundzwanzig Freunde, um drei Uhr, für drei Euro fünfzig"),
     ],
 )
 def test_numbers_in_digits_are_said_in_words(text, language, spoken):
     assert said(text, language) == spoken
+
+
+_NUMBER = r"[$£€]?\d{1,20}(?:[.,:]\d{1,4})?(?:st|nd|rd|th|º|ª|r|n|t|è|a|%| %| ?[$£€])?"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.from_regex(_NUMBER, fullmatch=True) | st.text("0123456789.,:%$€ºè-", max_size=8), max_size=4)
+       .map(" ".join), language=st.sampled_from(["en", "es", "ca", "de"]))
+def test_any_digits_and_marks_are_said_or_kept_as_written(text, language):
+    """Nothing a recognizer or a player writes makes the trackers or the card reader fail."""
+    assert isinstance(said(text, language), str)
+    assert isinstance(words(text, language), list)
+
+
+@pytest.mark.parametrize("language, marks", [("en", ["st", "nd", "rd", "th"]), ("es", ["º", "ª"]),
+                                             ("ca", ["º", "ª", "r", "n", "t", "è", "a"])])
+def test_every_ordinal_up_to_a_thousand_is_said(language, marks):
+    """num2words has gaps: no Catalan ordinal of a round ten ("30è") and none of some long
+    Spanish numbers. Those are said as cardinals: "el 30è dia" is "el trenta dia"."""
+    for n in range(1001):
+        for mark in marks:
+            assert not any(c.isdigit() for c in said(f"{n}{mark}", language)), (n, mark)
 
 
 def test_a_typed_story_ticks_the_numbers_it_writes_in_digits(referee):
