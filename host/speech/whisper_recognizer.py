@@ -17,9 +17,9 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   only, so a word shown is never taken back: showing the last decode's other words as well made
   ticks sooner but took back 1.4 to 4.5 % of them. Those words come as the hypothesis' lookahead
   instead: the context that decides whether a committed word ends a compound, a decode before
-  they are committed. The interval sets the delay and the cost: on the spoken-story benchmark (festival slt), a tick came a p95 of 1.50 s after its
-  word with 0.5 s, 1.19 s with 0.4 s (live, add a decode), for a fifth more CPU time and 0.930
-  judgement accuracy, not 0.939.
+  they are committed. The interval sets the delay and the cost: on the spoken-story benchmark
+  (festival slt), a tick came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s (live,
+  add a decode), for a fifth more CPU time and 0.930 judgement accuracy, not 0.939.
 - A committed sentence end ("river.") closes the utterance with a final hypothesis, so no
   compound is read across it, and the buffer is cut there: the next sentence is decoded alone.
   The end of speech closes it too, after one last decode whose words are all taken: no second
@@ -107,6 +107,7 @@ WEIGHED = 12  # phrases Whisper weighs under a phrase list: those the free trans
 UNLIKELY = 0.02
 MAX_COMMAND = 10.0  # seconds: under a phrase list a longer utterance is decoded from its last seconds
 NO_TIME = 0.02  # seconds: a word aligned to less is aligned to no audio (one step of Whisper's alignment)
+OVERLAP = 0.1  # seconds: a decode's word starting later than this before the last committed word's end follows it
 
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "prof", "mt", "no"})
 _SENTENCE_END = re.compile(r"[.?!][\"')\]]*$")
@@ -356,7 +357,7 @@ class WhisperRecognizer:
         LibriVox and Asterisk the same. Counting the older decode's last words too made 1.44 s,
         but lost "snow"."""
         new = self._after_committed(words)
-        boundary = self._committed[-1].end - 0.1 if self._committed else self._audio_start / self.sample_rate
+        boundary = self._committed[-1].end - OVERLAP if self._committed else self._audio_start / self.sample_rate
         older = [w for w in self._older if w.start > boundary]
         agreed = max(_shared(new, self._tentative), _shared(new, older))
         heard = self._decoded_to - INTERVAL
@@ -557,8 +558,8 @@ class WhisperRecognizer:
             return words
         last = self._committed[-1]
         hyphens = last.key.count("-") + 1
-        rest = [w for w in words if w.start > last.end - 0.1]
-        extending = [w for w in words if w.start <= last.end - 0.1][-1:]
+        rest = [w for w in words if w.start > last.end - OVERLAP]
+        extending = [w for w in words if w.start <= last.end - OVERLAP][-1:]
         words = [Word(w.text.split("-", hyphens)[hyphens], last.end, w.end, w.probability)
                  for w in extending if w.key.startswith(last.key + "-")] + rest
         if words and words[0].start - last.end < 1.0:
