@@ -57,9 +57,11 @@ def synthesize(
 ) -> Path:
     """A WAV file (16 kHz mono 16-bit) of the sentences spoken with `gap` seconds of silence
     between them and `pad` seconds before and after. `voice` is "slt", "kal" or "ona" (festival), "joe"
-    (Piper) or "espeak:LANG" (espeak-ng, e.g. "espeak:ko"). Files are cached in `folder` by content."""
+    (Piper) or "espeak:LANG" (espeak-ng, e.g. "espeak:ko"). Files are cached in `folder` by content,
+    Piper's by its seed too: a file Piper said unseeded (before PIPER_SEED) is other audio."""
     sentences = [sentences] if isinstance(sentences, str) else list(sentences)
-    key = hashlib.sha1(repr((sentences, voice, gap, pad)).encode()).hexdigest()[:16]
+    made = (sentences, voice, gap, pad) + ((PIPER_SEED,) if voice == PIPER else ())
+    key = hashlib.sha1(repr(made).encode()).hexdigest()[:16]
     out = folder / f"speech-{key}.wav"
     if out.exists():
         return out
