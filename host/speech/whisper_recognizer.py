@@ -12,14 +12,13 @@ Whisper transcribes windows of audio, not streams. This adapter makes it one:
   once two successive decodes agree on it (a sentence end too, but for the full stop Whisper ends
   each buffer with: `_same`), the LocalAgreement-2 policy of ufal/whisper_streaming: Whisper's last
   words in a buffer that cuts speech short are guesses it often revises, the words both decodes
-  share rarely change. The decode before the last one has a say too (`_agree`), so that one word
-  heard otherwise does not hold back every word after it. Partial hypotheses show committed words
-  only, so a word shown is never taken back: showing the last decode's other words as well made
-  ticks sooner but took back 1.4 to 4.5 % of them. Those words come as the hypothesis' lookahead
-  instead: the context that decides whether a committed word ends a compound, a decode before
-  they are committed. The interval sets the delay and the cost: on the spoken-story benchmark
-  (festival slt), a tick came a p95 of 1.50 s after its word with 0.5 s, 1.19 s with 0.4 s (live,
-  add a decode), for a fifth more CPU time and 0.930 judgement accuracy, not 0.939.
+  share rarely change. Partial hypotheses show committed words only, so a word shown is never taken
+  back: showing the last decode's other words as well made ticks sooner but took back 1.4 to 4.5 %
+  of them. Those words come as the hypothesis' lookahead instead: the context that decides whether a
+  committed word ends a compound, a decode before they are committed. The interval sets the delay
+  and the cost: on the spoken-story benchmark (festival slt), a tick came a p95 of 1.50 s after its
+  word with 0.5 s, 1.19 s with 0.4 s (live, add a decode), for a fifth more CPU time and 0.930
+  judgement accuracy, not 0.939.
 - A committed sentence end ("river.") closes the utterance with a final hypothesis, so no
   compound is read across it, and the buffer is cut there: the next sentence is decoded alone.
   The end of speech closes it too, after one last decode whose words are all taken: no second
@@ -170,14 +169,6 @@ def _same(new: Word, old: Word) -> bool:
     return new.key == old.key and (not _ends_sentence(new.text) or _ends_sentence(old.text))
 
 
-def _shared(new: list[Word], old: list[Word]) -> int:
-    """How many words two decodes agree on from their start (`_same`)."""
-    agreed = 0
-    while agreed < min(len(new), len(old)) and _same(new[agreed], old[agreed]):
-        agreed += 1
-    return agreed
-
-
 def _heard_before(words: list[Word], quiet: float) -> list[Word]:
     """The words up to the first one Whisper wrote where there was nothing to hear: it starts
     after the speech detector heard the speech end (`quiet`, stream seconds) and no audio is
@@ -246,8 +237,6 @@ class WhisperRecognizer:
         self._next_decode = 0  # stream sample at which the buffer is decoded next
         self._committed: list[Word] = []  # committed words of the buffer
         self._tentative: list[Word] = []  # the last decode's words after them
-        self._older: list[Word] = []  # the words of the decode before it, heard INTERVAL before its end (`_agree`)
-        self._decoded_to = 0.0  # stream seconds: the end of the last decode's buffer
         self._utterance: list[Word] = []  # committed words of the utterance (hypothesis) in progress
         self._shown: tuple[tuple[str, ...], ...] = ()  # words and lookahead of the last partial hypothesis given out
         self._pending: list[Hypothesis] = []
@@ -345,24 +334,18 @@ class WhisperRecognizer:
         return voiced * _WINDOW >= MIN_SPEECH * self.sample_rate
 
     def _agree(self, words: list[Word], end: int) -> list[Hypothesis]:
-        """Commit what this decode agrees on with the last one (LocalAgreement-2), or with the one
-        before it: two of the last three decodes. With a second person talking across the table,
-        the decodes kept hearing one word otherwise ("cake" as "take", then missed, then "take"),
-        and it held back every word after it until the utterance ended. The older decode's words
-        count only if it heard them INTERVAL before its buffer's end. Words closer to the end are
-        guesses: the demo's "There was no everywhere" would have outvoted "snow".
-        bench_audio_terms.py --every 6 --cards --card-half, the last decode alone / two of three:
-        slt+talk's first tick p95 1.71 / 1.58 s after its word in audio time, 1.96 / 1.90 s on the
-        live clock, judged 173 / 173 of 222; slt, kal and joe and the stream's word errors on
-        LibriVox and Asterisk the same. Counting the older decode's last words too made 1.44 s,
-        but lost "snow"."""
+        """LocalAgreement-2: commit what this decode and the last one agree on. Letting the decode
+        before the last one vote too (two of the last three, for the words it heard INTERVAL before
+        its buffer's end) made the second talker's first ticks sooner, but committed more of what
+        the talk masked: bench_audio_terms.py --every 6 --cards --card-half, slt+talk with the talk
+        from 0, 5 and 11 s in, the last two / two of three: first tick p95 1.87 / 1.85, 1.98 / 1.79,
+        2.09 / 1.72 s after the word in audio time; judged 166 / 159, 181 / 178, 161 / 162 of 222.
+        slt, kal, joe, LibriVox and Asterisk heard the same either way."""
         new = self._after_committed(words)
-        boundary = self._committed[-1].end - OVERLAP if self._committed else self._audio_start / self.sample_rate
-        older = [w for w in self._older if w.start > boundary]
-        agreed = max(_shared(new, self._tentative), _shared(new, older))
-        heard = self._decoded_to - INTERVAL
-        self._older, self._tentative = [w for w in self._tentative if w.end <= heard], new[agreed:]
-        self._decoded_to = end / self.sample_rate
+        agreed = 0
+        while agreed < min(len(new), len(self._tentative)) and _same(new[agreed], self._tentative[agreed]):
+            agreed += 1
+        self._tentative = new[agreed:]
         out = self._commit(new[:agreed])
         if len(self._audio) > MAX_BUFFER * self.sample_rate:
             self._cut_at_last_word(end)
@@ -423,7 +406,7 @@ class WhisperRecognizer:
         words = self._decode(end, WHOLE_BEAM) if self._speaks() else []
         if self._quiet_since is not None:
             words = _heard_before(words, self._quiet_since / self.sample_rate)
-        self._tentative, self._older = [], []
+        self._tentative = []
         out = self._commit(self._after_committed(words), cut=False)
         if self._utterance or self._shown:
             out.append(self._close(len(self._utterance)))
@@ -545,7 +528,7 @@ class WhisperRecognizer:
         with none, all of its words are taken as they stand (a buffer of no words is dropped)."""
         if not self._committed and self._tentative:
             self._utterance += self._tentative
-            self._committed, self._tentative, self._older = self._tentative, [], []
+            self._committed, self._tentative = self._tentative, []
         self._cut(self._committed[-1].end if self._committed else end / self.sample_rate)
 
     def _after_committed(self, words: list[Word]) -> list[Word]:
