@@ -6,16 +6,19 @@ and the stream with its confirmations reconciled (nlp.reconcile), under each pol
                                                         [--model PATH] [--confirming PATH]
                                                         [--every N] [--mistakes] [--right-context N]
                                                         [--cards [--card-half]] [--live] [--whisper NAME=VALUE ...]
+                                                        [--talk-from S ...]
 
 Each story of tests/nlp/corpus/ticking.json that can be spoken (not typed_only; with --every N
 only every Nth) is synthesized, one sentence at a time with a storyteller's pause between them
 (cached in the temp folder), in each voice: festival's slt and kal, Piper's neural joe, and
 "slt+talk", slt with a second person's table talk (Piper's joe) mixed in at 0.3 amplitude, and
 "slt+talk-loudness", the same at 0.3 of slt's loudness (joe speaks about twice as loud as slt, so
-that at 0.3 amplitude the talk is 0.57 of slt's loudness, 5 dB below it, not 10). Each
-recognizer (default: every English one; Vosk only with an English model, the only one on PyPI is
-Korean) streams it through FileSource -> hear() -> TickTracker with one player per term, judged
-against the corpus. Printed per recognizer and voice:
+that at 0.3 amplitude the talk is 0.57 of slt's loudness, 5 dB below it, not 10). The talk is
+mixed in several ways, starting TALK_FROM seconds into it (--talk-from), and the voice's figures
+sum them: one mix is not enough to decide on (judged 161, 166 and 181 of 222 with the talk from
+11, 0 and 5 s, by one recognizer). Each recognizer (default: every English one; Vosk only with an
+English model, the only one on PyPI is Korean) streams it through FileSource -> hear() ->
+TickTracker with one player per term, judged against the corpus. Printed per recognizer and voice:
 
 - judgement accuracy: terms ticked or not as the corpus expects / all terms, and how many of the
   wrong ones the final transcripts alone also get wrong (the recognizer misheard) or only the
@@ -91,6 +94,7 @@ from tests.speech.audio import FESTIVAL, KAL, PIPER, RATE, TABLE_TALK, read_pcm,
 CACHE = Path(tempfile.gettempdir()) / "storyhost-bench-audio-terms"
 PAUSE = 0.8  # seconds between sentences
 QUIET_AFTER = 1.0  # seconds of silence heard after a story: more than END_SILENCE
+TALK_FROM = (0.0, 5.0, 11.0)  # seconds into the table talk where each mix of it starts (`mixes`)
 SOUND_ALIKE = (0.8, 0.85, 0.9)  # thresholds tried
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 TALK = f"{FESTIVAL}+talk"  # slt with a second person's table talk at 0.3 amplitude
@@ -159,10 +163,20 @@ class ConfirmationClock:
 
 
 def recording(story: dict[str, Any], voice: str) -> Path:
-    """The story in the voice; after its card's sentence, read aloud first, when it has one."""
+    """The story in the voice; after its card's sentence, read aloud first, when it has one; with
+    the talk from the story's "talk_from" seconds (`mixes`)."""
     card = [story["card"].rstrip(".…")] if story.get("card") else []
     speech = synthesize(card + _SENTENCE_END.split(story["story"].strip()), CACHE, voice.split("+")[0], gap=PAUSE)
-    return with_talk(speech, CACHE, loudness=voice == SOFT_TALK) if voice in (TALK, SOFT_TALK) else speech
+    if voice not in (TALK, SOFT_TALK):
+        return speech
+    return with_talk(speech, CACHE, loudness=voice == SOFT_TALK, start=story.get("talk_from", 0.0))
+
+
+def mixes(stories: list[dict[str, Any]], voice: str, talk_from: list[float]) -> list[dict[str, Any]]:
+    """The stories as the voice tells them: with table talk, once with the talk from each start."""
+    if voice not in (TALK, SOFT_TALK):
+        return stories
+    return [{**story, "talk_from": start} for start in talk_from for story in stories]
 
 
 def with_cards(referee: TermReferee, stories: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -622,8 +636,9 @@ def cards(args: argparse.Namespace, stories: list[dict[str, Any]], referee: Term
                "the card: the stream alone", "the card: with its confirmations (new)"]
     print("\n| voice, stories after a card | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns))
     for voice in args.voices:
-        old = [] if args.card_half else [run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: None)]
-        new = run("whisper", voice, recognizer, clock, stories, referee, args.live, lambda story: story["card"])
+        told = mixes(stories, voice, args.talk_from)
+        old = [] if args.card_half else [run("whisper", voice, recognizer, clock, told, referee, args.live, lambda story: None)]
+        new = run("whisper", voice, recognizer, clock, told, referee, args.live, lambda story: story["card"])
         details(new, referee, args.mistakes)  # as in a game: the card primes the stream
         cells = [*(o.scores[STREAM] for o in old), new.scores[STREAM], new.scores[HOST]]
         print(f"| {voice} | " + " | ".join(f"{cell.accuracy:.3f} ({cell.wrong} wrong)" for cell in cells) + " |", flush=True)
@@ -648,6 +663,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--right-context", type=int, metavar="N", help="what if nlp.ticks.RIGHT_CONTEXT were N (words after a noun+noun)"
     )
+    parser.add_argument("--talk-from", nargs="+", type=float, default=list(TALK_FROM), metavar="S",
+                        help="the table talk mixed in from each of these seconds into it, the figures summed "
+                             f"(default: {' '.join(f'{s:g}' for s in TALK_FROM)})")
     parser.add_argument("--whisper", nargs="+", default=[], metavar="NAME=VALUE",
                         help="parameters of host/speech/whisper_*.py for this run (PROMPT_CHARS=0, BEAM=2, ...)")
     args = parser.parse_args(argv)
@@ -662,7 +680,7 @@ def main(argv: list[str]) -> int:
         stories = with_cards(referee, stories)
     print(f"synthesizing {len(stories)} stories in {', '.join(args.voices)} into {CACHE} (cached)...", flush=True)
     for voice in args.voices:
-        for story in stories:
+        for story in mixes(stories, voice, args.talk_from):
             recording(story, voice)
     if args.cards:
         return cards(args, stories, referee)
@@ -679,7 +697,7 @@ def main(argv: list[str]) -> int:
             continue
         clock = ConfirmationClock(recognizer)
         for voice in args.voices:
-            runs.append(run(kind, voice, recognizer, clock, stories, referee, args.live))
+            runs.append(run(kind, voice, recognizer, clock, mixes(stories, voice, args.talk_from), referee, args.live))
             details(runs[-1], referee, args.mistakes)
         policies = (STREAM, HOST) if runs[-1].confirms else (STREAM,)
         quiet[kind] = {name: ticks_from(sound, recognizer, clock, referee, terms, policies) for name, sound in sounds.items()}

@@ -81,20 +81,25 @@ def synthesize(
     return out
 
 
-def with_talk(speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL, loudness: bool = False) -> Path:
-    """`speech` with a second person (`voice`, saying TABLE_TALK over and over from the start)
-    talking across the table at `level` times the amplitude, cut to the length of `speech`; with
-    `loudness`, at `level` times the speech's loudness (`speaking_level`: Piper's voices speak
-    about twice as loud as festival's, so that `level` times their amplitude is more)."""
+def with_talk(
+    speech: Path, folder: Path, voice: str = PIPER, level: float = TALK_LEVEL, loudness: bool = False, start: float = 0.0
+) -> Path:
+    """`speech` with a second person (`voice`, saying TABLE_TALK over and over, from `start`
+    seconds into it: another overlap of the same voices) talking across the table at `level`
+    times the amplitude, cut to the length of `speech`; with `loudness`, at `level` times the
+    speech's loudness (`speaking_level`: Piper's voices speak about twice as loud as festival's,
+    so that `level` times their amplitude is more)."""
     talk_file = synthesize(TABLE_TALK, folder, voice, gap=0.4)
-    out = folder / f"{speech.stem}-with-{talk_file.stem}-{level}{'-loudness' if loudness else ''}.wav"
+    mix = f"{level}{'-loudness' if loudness else ''}{f'-from{start:g}' if start else ''}"
+    out = folder / f"{speech.stem}-with-{talk_file.stem}-{mix}.wav"
     if out.exists():
         return out
     main = np.frombuffer(read_pcm(speech), dtype="<i2").astype(np.float64)
     talk = np.frombuffer(read_pcm(talk_file), dtype="<i2").astype(np.float64)
     if loudness:
         talk *= speaking_level(main) / speaking_level(talk)
-    talk = np.tile(talk, len(main) // len(talk) + 1)[: len(main)]
+    first = int(start * RATE) % len(talk)
+    talk = np.tile(talk, (first + len(main)) // len(talk) + 1)[first : first + len(main)]
     return write_pcm(out, np.clip(main + level * talk, -32768, 32767).astype("<i2").tobytes())
 
 

@@ -44,6 +44,20 @@ def test_table_talk_can_be_mixed_in_at_a_third_of_the_loudness(synthesize: Calla
     assert np.abs(talk - scale * said[: len(talk)]).max() <= 1.0  # rounding only
 
 
+def test_table_talk_can_start_later_in_what_it_says(synthesize: Callable[..., Path], tmp_path: Path) -> None:
+    """Another overlap of the same two voices (bench_audio_terms.py --talk-from): the talk from
+    a second before its end, then from its start again."""
+    speech = synthesize("We saw polar bears and seals.", voice=audio.FESTIVAL)
+    said = np.frombuffer(audio.read_pcm(audio.synthesize(audio.TABLE_TALK, tmp_path, audio.PIPER, gap=0.4)), "<i2")
+    start = len(said) / audio.RATE - 1.0
+    alone = np.frombuffer(audio.read_pcm(speech), "<i2").astype(np.float64)
+    talk = np.frombuffer(audio.read_pcm(audio.with_talk(speech, tmp_path, start=start)), "<i2").astype(np.float64) - alone
+    first = int(start * audio.RATE)
+    assert len(talk) > audio.RATE  # it goes on past the end of what was said
+    assert np.abs(talk - audio.TALK_LEVEL * np.tile(said, 2)[first : first + len(talk)]).max() <= 1.0  # rounding only
+    assert audio.with_talk(speech, tmp_path, start=start) != audio.with_talk(speech, tmp_path)
+
+
 def test_table_talk_says_no_term_of_the_corpus() -> None:
     """The benchmarks count every tick from the table talk as a false one, so no word of it may
     tick a term of the corpus, inflections and sound-alikes included."""
