@@ -75,3 +75,13 @@ def test_piper_says_a_text_the_same_way_whatever_it_said_before(tmp_path: Path) 
     first = audio.read_pcm(audio.synthesize("confirm", tmp_path / "a", audio.PIPER))
     audio.synthesize("Sorry, I was not listening.", tmp_path / "b", audio.PIPER)
     assert audio.read_pcm(audio.synthesize("confirm", tmp_path / "b", audio.PIPER)) == first
+
+
+def test_piper_audio_cached_with_another_seed_is_not_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache is keyed by Piper's seed: a file said with another seed (or before there was
+    one) in the same folder is other audio, and the text is said again."""
+    monkeypatch.setattr(audio, "PIPER_SEED", audio.PIPER_SEED + 1)
+    other = audio.synthesize("confirm", tmp_path, audio.PIPER)
+    monkeypatch.undo()
+    seeded = audio.synthesize("confirm", tmp_path, audio.PIPER)
+    assert seeded != other and audio.read_pcm(seeded) != audio.read_pcm(other)
