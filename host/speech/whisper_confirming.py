@@ -27,6 +27,10 @@ PROMPT_CHARS = 200  # the previous sentences in a confirmation's prompt, at most
 # 0.761 (joe and slt+talk with 30 fed at once); a confirmation's added tick p95 slt 2.07 / 2.53 s,
 # kal 2.41 / 3.81 s. Earlier, every 9th story: 15 judged slt, kal, slt+talk 0.965, 0.924, 0.676
 # against 0.971, 0.929, 0.688 with 30; 10 heard a term in table talk that has none.
+# Again with the talk mixed three ways (--card-half --talk-from 0 5 11), 15 against 20: slt+talk
+# judged 517 / 508 of 666, slt, kal, joe the same (214, 209, 217 of 222), CPU / 2 cores about
+# 0.58 / 0.60, slt+talk's added tick p95 3.9 and 4.5 s (two runs) / 4.2 s; but 15 heard "two"
+# in 60 s of table talk with no term in it (bench_audio_terms.py --every 30), 20 nothing.
 CONFIRM_WINDOW = 20
 
 
