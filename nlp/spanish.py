@@ -4,7 +4,8 @@ and when two terms are the same.
 Words are read by Apertium's Spanish analyser and tagger (nlp.apertium), never by a hand-made
 list of lemmas: a word's *keys* are the lemmas of its noun, verb and adjective readings ("niñas"
 -> niño, "comí" -> comer, "dámelo" -> dar), so number, gender and verb form never matter, while
-a derivation has a lemma of its own ("casita", "panadero"). A compound's key is its lemmas joined
+a derivation has a lemma of its own ("casita", "panadero"). The one list, `FORM_OF`, adds the
+word to the few forms Apertium reads as lemmas of their own ("gran" -> grande, "frito" -> freír). A compound's key is its lemmas joined
 without spaces or accents, after a "+": "fin de semana" and "fines de semana" -> +findesemana,
 "arco iris" and "arcoíris" -> +arcoiris.
 
@@ -67,6 +68,15 @@ RULEBOOK_ADVERBS = frozenset(
 NOUN = frozenset({"n", "np"})
 VERB = frozenset({"vblex", "vbmod", "vbser", "vbhaver"})
 CONTENT = NOUN | VERB | {"adj", "num"}
+#: forms of a word that Apertium reads as lemmas of their own, and the word (RULINGS: gender,
+#: number and verb form do not make another term): the shortened adjectives and numbers said
+#: before a noun ("una gran expedición", "cien años"), and the second participle of the three
+#: verbs the RAE gives two, which Apertium reads as an adjective only ("frito": freído, freír)
+FORM_OF = {
+    "gran": "grande", "buen": "bueno", "mal": "malo", "primer": "primero", "tercer": "tercero",
+    "postrer": "postrero", "cien": "ciento",
+    "frito": "freír", "impreso": "imprimir", "provisto": "proveer",
+}
 _PRONOUNS = frozenset({"prn", "rel"})
 _DETERMINERS = frozenset({"det", "predet"})
 _CONJUNCTIONS = frozenset({"cnjcoo", "cnjsub", "cnjadv"})
@@ -343,14 +353,17 @@ class SpanishReferee(Referee):
 
 def reading_keys(reading: Reading) -> frozenset[str]:
     """The keys of one reading: its lemma if it is a noun, verb or adjective (not a refused
-    verb), a multiword's compound key."""
-    if reading.pos not in CONTENT or reading.lemma.lower() in HAVE_BE:
+    verb), and the word it is a form of when Apertium reads it as a lemma of its own
+    (`FORM_OF`); a multiword's compound key."""
+    lemma = reading.lemma.lower()
+    if reading.pos not in CONTENT or lemma in HAVE_BE:
         return frozenset()
     if reading.multiword:
         return frozenset({compound_key([reading.lemma])})
-    if reading.lemma.lower() in HELPING and reading.pos != "np":
+    if lemma in HELPING and reading.pos != "np":
         return frozenset()
-    return frozenset({reading.lemma.lower()})
+    form_of = FORM_OF.get(lemma) if reading.pos in ("adj", "num") else None
+    return frozenset({lemma, form_of} if form_of else {lemma})
 
 
 def _content(unit: Unit) -> bool:

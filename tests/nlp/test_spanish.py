@@ -94,7 +94,8 @@ def test_a_word_of_a_free_phrase_on_the_card_is_named(es):
     [("niño", "niña"), ("niño", "niños"), ("niñas", "Niño"), ("rojo", "roja"), ("rojo", "ROJOS"),
      ("comer", "comí"), ("comer", "comiendo"), ("comer", "comido"), ("arcoíris", "arco iris"),
      ("oso polar", "osos polares"), ("fin de semana", "fines de semana"), ("arbol", "árbol"),
-     ("cancion", "canción"), ("dámelo", "dar")],
+     ("cancion", "canción"), ("dámelo", "dar"), ("gran", "grande"), ("buen", "buenas"), ("cien", "ciento"),
+     ("frito", "freír"), ("fritas", "frió"), ("impreso", "imprimir"), ("provisto", "proveer")],
 )
 def test_same_terms(es, a, b):
     assert es.same(a, b) and es.same(b, a)
@@ -128,6 +129,12 @@ def test_a_lexicalised_compound_ticks_whole_never_its_parts(es):
 def test_a_free_phrase_ticks_both_words(es):
     assert ticks(es, ["perro", "grande", "vaso", "agua"], "Un perro grande bebió un vaso de agua.") == {
         "perro", "grande", "vaso", "agua"}
+
+
+def test_a_shortened_adjective_and_a_second_participle_tick_their_word(es):
+    story = "Era un buen cocinero: en una gran sartén frió las papas, y las papas fritas volaron."
+    assert ticks(es, ["bueno", "grande", "frito", "freír", "volar", "papa", "malo"], story) == {
+        "bueno", "grande", "frito", "freír", "volar", "papa"}
 
 
 def test_a_heard_word_counts_as_what_it_is_in_its_sentence(es):
