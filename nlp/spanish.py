@@ -5,9 +5,9 @@ Words are read by Apertium's Spanish analyser and tagger (nlp.apertium), never b
 list of lemmas: a word's *keys* are the lemmas of its noun, verb and adjective readings ("niñas"
 -> niño, "comí" -> comer, "dámelo" -> dar), so number, gender and verb form never matter, while
 a derivation has a lemma of its own ("casita", "panadero"). The one list, `FORM_OF`, adds the
-word to the few forms Apertium reads as lemmas of their own ("gran" -> grande, "frito" -> freír). A compound's key is its lemmas joined
-without spaces or accents, after a "+": "fin de semana" and "fines de semana" -> +findesemana,
-"arco iris" and "arcoíris" -> +arcoiris.
+word to the few forms Apertium reads as lemmas of their own ("gran" -> grande, "frito" -> freír).
+A compound's key is its lemmas joined without spaces or accents, after a "+": "fin de semana"
+and "fines de semana" -> +findesemana, "arco iris" and "arcoíris" -> +arcoiris.
 
 A compound is lexicalised (one term whose parts never tick alone) when Apertium knows it as a
 multiword unit ("fin de semana", "ojo de buey", "ciencia ficción"), or when it is a noun and an
