@@ -18,7 +18,9 @@ that is when
 
 A heard word counts as what it is in its sentence (RULINGS): a one-word match must be a form of
 the term under a part of speech the tagger gives the word there ("the dove flew" is no "dive";
-see `_heard_as`). Three or more nouns in a row before "and" or "or" are a list, not a compound.
+see `_heard_as`); an -ing form after a determiner, before no noun, is a noun ("the frosting"
+is no "frost", "the burning barn" burns). Three or more nouns in a row before "and" or "or" are
+a list, not a compound.
 
 An adjective before a noun is free unless WordNet lists the pair as a lexicalised compound
 ("big expedition" and "small boat" tick "big", "small", "expedition" and "boat"; "polar bear"
@@ -89,7 +91,8 @@ _TIME_QUANTIFIERS = frozenset({"every", "each", "all", "last", "next"})
 _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _PLURAL = frozenset({"NNS", "NNPS"})
 # tags of the words that begin a noun phrase
-_NOUN_PHRASE_START = frozenset({"DT", "PDT", "PRP$", "WP$", "POS", "CD", "JJ", "JJR", "JJS"})
+_DETERMINERS = frozenset({"DT", "PDT", "PRP$", "WP$", "POS"})
+_NOUN_PHRASE_START = _DETERMINERS | {"CD", "JJ", "JJR", "JJS"}
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
 # verbs whose object can be a clause without "that" ("she said the fire truck was late"); not
 # "tell", whose object is the listener before the clause ("i told my sister | grandpa was coming")
@@ -654,7 +657,7 @@ class TickTracker(StoryTracker):
         if tid in self._names:
             words[j - lo] = token.capitalize()
         window, i = tuple(words), j - lo
-        heard = bool(tags) and (
+        heard = bool(tags) and not (tags <= VERB_TAGS and self._heads_noun_phrase(window, i)) and (
             self._tagger.chances(window, i, tags) >= HEARD_AS or bool(tags & VERB_TAGS) and self._verb_form(window, i)
         )
         if hi > len(seg.tokens) and not seg.final:
@@ -662,6 +665,16 @@ class TickTracker(StoryTracker):
         else:
             seg.heard_as[j, tid] = heard
         return heard
+
+    def _heads_noun_phrase(self, words: tuple[str, ...], i: int) -> bool:
+        """Whether word i, an -ing form, heads a noun phrase: right after a determiner or a
+        possessive and before no noun it is a noun ("they changed the bedding", "his singing"),
+        whatever the tagger guesses of a word it has seldom seen (it reads "the bedding" as a
+        verb), so it is no form of its verb (RULINGS: derivations are other words)."""
+        if not i or "VBG" not in (self._lexicon.tags(words[i]) or ()):
+            return False
+        tags = self._tagger.tags(words)
+        return tags[i - 1] in _DETERMINERS and (tags[i + 1] if i + 1 < len(tags) else "") not in NOUN_TAGS
 
     def _verb_form(self, words: tuple[str, ...], i: int) -> bool:
         """Whether word i, tagged as no verb, is a form of its verb all the same by the words

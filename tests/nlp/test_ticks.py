@@ -422,6 +422,24 @@ def test_unpunctuated_sentences_are_not_read_as_compounds(referee, text, ticked,
     assert heard_once(referee, ticked + not_ticked, timed(text, step=0.3)) == set(ticked)
 
 
+@pytest.mark.parametrize(
+    "text, ticked, not_ticked",
+    [
+        ("she ate the frosting and smiled", ["eat", "frosting", "smile"], ["frost"]),
+        ("they hated the waiting at the station", ["hate", "waiting", "station"], ["wait"]),
+        ("a sleeping dog lay by the burning barn", ["sleep", "dog", "burn", "barn"], []),
+        ("it was nice seeing you", ["nice", "see"], []),
+    ],
+)
+def test_an_ing_form_after_a_determiner_is_a_noun_unless_a_noun_follows(referee, text, ticked, not_ticked):
+    """RULINGS: derivations are other words. The tagger reads "the frosting" as a verb; after
+    a determiner and before no noun an -ing form heads a noun phrase all the same, while before a
+    noun it is a participle ("the burning barn"), a form of its verb."""
+    terms = ticked + not_ticked
+    assert set(ticked_terms(judge_transcript(referee, {"A": terms}, text))["A"]) == set(ticked)
+    assert heard_once(referee, terms, timed(text, step=0.3)) == set(ticked)
+
+
 def test_ticks_earned_by_one_heard_word_share_its_place(referee):
     """Ticks come in the order heard, and those of one word say which word it was."""
     tracker = TickTracker(referee, {"Sabine": ["wool", "dog"], "Melanie": ["wool"], "Stephan": ["field"]})
