@@ -350,8 +350,7 @@ class Lexicon:
         if len(parts) != 2 or parts[0] not in self.wordnet.lemmas["adj"] or self.ing_form(parts[0]):
             return False
         adjective, noun = parts
-        counts = self.wordnet.tagged_counts(adjective)
-        if counts["adj"] == 0 or counts["noun"] > counts["adj"] or self.wordnet.relational(adjective):
+        if not self.mostly_adjective(adjective) or self.wordnet.relational(adjective):
             return False
         heads = {noun, *self.readings(noun).get("NOUN", ())}
         kinds = {sense for head in heads for sense in self.wordnet.senses(head, "noun")}
@@ -359,6 +358,12 @@ class Lexicon:
         return any(
             self._says_its_words(entry, adjective, sense, itself, kinds) for sense in self.wordnet.senses(entry, "noun")
         )
+
+    def mostly_adjective(self, word: str) -> bool:
+        """Whether SemCor's tagged texts use the word as an adjective at least as often as a noun
+        ("red", "little"; not "light" nor "grizzly")."""
+        counts = self.wordnet.tagged_counts(word)
+        return counts["adj"] > 0 and counts["noun"] <= counts["adj"]
 
     def _says_its_words(self, entry: str, adjective: str, sense: str, itself: set[str], kinds: set[str]) -> bool:
         """Whether this sense of the entry means what its words say (free_phrase says how): not a

@@ -9,7 +9,7 @@ by word. Those are split: `tune` was looked at while the referee was built; `hel
 written before any of that work and only measured until its first round was done (then its
 mistakes were read); `held_out_2` was written after that, before the second round, and was
 only measured until its mistakes were read too (one of them, "the bedding" ticking "bed", led
-to nlp.ticks' rule on an -ing form after a determiner): no split is unseen now, so all three
+to nlp.ticks' rule on a verb's form heading a noun phrase): no split is unseen now, so all three
 may flatter, and only stories written anew would give the honest figure. `--code DIR` judges with the
 language code (nlp/) of another checkout, e.g. one of an older commit, on this checkout's
 stories: the old figures beside the new.
