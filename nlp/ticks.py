@@ -470,7 +470,10 @@ class TickTracker(StoryTracker):
                 seg.separated.add(k)
                 return False
             return True
-        if tags[k - 1 - lo] not in NOUN_TAGS - {"NNS", "NNPS"} or tags[k - lo] not in NOUN_TAGS:
+        if tags[k - 1 - lo] not in NOUN_TAGS - _PLURAL or tags[k - lo] not in NOUN_TAGS:
+            return False
+        if tags[k - lo] in _PLURAL and self._after_indefinite(tokens[lo:], tags, k - lo):
+            seg.separated.add(k)
             return False
         # "the ship sails at dawn": a clause needs a verb; with none around, the second noun
         # that can be one agreeing with the first ("sails", not "sled") is that verb
@@ -481,6 +484,15 @@ class TickTracker(StoryTracker):
             seg.separated.add(k)
             return False
         return True
+
+    def _after_indefinite(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
+        """Whether noun k-1 follows an indefinite article (and adjectives), with no noun after
+        plural noun k: "a" wants a singular head, so "gave the class a test | students groaned"
+        has a clause start there, not a compound "test students"."""
+        if k + 1 < len(tags) and tags[k + 1] in NOUN_TAGS:
+            return False
+        before = self._before_adjectives(words, tags, k - 1)
+        return before >= 0 and words[before] in _INDEFINITE
 
     def _in_list(self, words: Sequence[str], tags: Sequence[str], k: int) -> bool:
         """Whether nouns k-1 and k are items of a list said without commas: at least LIST_ITEMS
@@ -679,14 +691,20 @@ class TickTracker(StoryTracker):
         tags = self._tagger.tags(words)
         if i + 1 < len(tags) and tags[i + 1] in NOUN_TAGS:
             return False
+        k = self._before_adjectives(words, tags, i)
+        if k < 0:
+            return False
+        return words[k] in _INDEFINITE or tags[k] in _DETERMINERS and "VBG" in (self._lexicon.tags(words[i]) or ())
+
+    def _before_adjectives(self, words: Sequence[str], tags: Sequence[str], i: int) -> int:
+        """Where the word before word i's adjectives is (-1: none): adjectives tagged so or mostly
+        adjectives in SemCor (the tagger reads "red" in "a red rose" as a noun)."""
         k = i - 1
         while k >= 0 and words[k] not in _QUANTITIES and (
             tags[k] in TAGS_OF["ADJ"] or self._lexicon.mostly_adjective(words[k])
         ):
             k -= 1
-        if k < 0:
-            return False
-        return words[k] in _INDEFINITE or tags[k] in _DETERMINERS and "VBG" in (self._lexicon.tags(words[i]) or ())
+        return k
 
     def _verb_form(self, words: tuple[str, ...], i: int) -> bool:
         """Whether word i, tagged as no verb, is a form of its verb all the same by the words

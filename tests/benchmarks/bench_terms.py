@@ -9,8 +9,11 @@ by word. Those are split: `tune` was looked at while the referee was built; `hel
 written before any of that work and only measured until its first round was done (then its
 mistakes were read); `held_out_2` was written after that, before the second round, and was
 only measured until its mistakes were read too (one of them, "the bedding" ticking "bed", led
-to nlp.ticks' rule on a verb's form heading a noun phrase): no split is unseen now, so all three
-may flatter, and only stories written anew would give the honest figure. `--code DIR` judges with the
+to nlp.ticks' rule on a verb's form heading a noun phrase); `held_out_3` was written after all
+of that and measured once, 0.9653, before its mistakes were read: three were its own ("saw",
+"lay" and "felt" tick on the past of see, lie and feel, since a written term has no part of
+speech) and one led to the rule that "a" wants a singular head. No split is unseen now, so
+all may flatter: only stories written anew give the honest figure. `--code DIR` judges with the
 language code (nlp/) of another checkout, e.g. one of an older commit, on this checkout's
 stories: the old figures beside the new.
 

@@ -414,11 +414,13 @@ def test_a_pause_closes_a_compound_and_no_pause_keeps_it(referee):
         ("she said the fire truck was late", ["fire truck"], ["fire", "truck"]),
         ("the boy who drove the police car was proud", ["police car"], ["police", "car"]),
         ("the motor sled was fast", ["motor sled"], ["motor", "sled"]),
+        ("she handed the boy a letter soldiers marched past", ["letter", "soldier"], ["letter soldier"]),
     ],
 )
 def test_unpunctuated_sentences_are_not_read_as_compounds(referee, text, ticked, not_ticked):
     """Two nouns meeting at a clause boundary ("...the barn | children screamed") are not a
-    compound; a compound subject or object stays one."""
+    compound; a compound subject or object stays one. "a" wants a singular head: "a letter |
+    soldiers marched" starts a clause even after a second object."""
     assert heard_once(referee, ticked + not_ticked, timed(text, step=0.3)) == set(ticked)
 
 
