@@ -92,7 +92,8 @@ _FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _PLURAL = frozenset({"NNS", "NNPS"})
 # tags of the words that begin a noun phrase
 _DETERMINERS = frozenset({"DT", "PDT", "PRP$", "WP$", "POS"})
-_INDEFINITE = frozenset({"a", "an", "another"})  # articles no adjective used as a noun follows ("the young", not "a young")
+# articles after which an adjective is never a noun: "the young danced", but no "a young danced"
+_INDEFINITE = frozenset({"a", "an", "another"})
 _QUANTITIES = frozenset({"few", "little", "many"})  # adjectives that make "a" a quantity: "a few left early"
 _NOUN_PHRASE_START = _DETERMINERS | {"CD", "JJ", "JJR", "JJS"}
 _NOUN_PHRASE = frozenset({"JJ", "JJR", "JJS", "CD", "PRP$", "POS", "NN", "NNP", "NNS", "NNPS"})
